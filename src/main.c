@@ -1,0 +1,295 @@
+/* main.c - the rcuboost command line: parse options, call the engine, print.
+ *
+ * Exit status: 0 success; 1 the run failed (deadlock, I/O error); 2 bad
+ * input or usage; 3 the safety oracle saw a violation.
+ */
+#include <glib.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "policies/policy.h"
+#include "sim/report.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+
+#ifndef RCUBOOST_VERSION
+#define RCUBOOST_VERSION "unknown"
+#endif
+
+enum exit_code {
+        EXIT_OK = 0,
+        EXIT_FAILED = 1,
+        EXIT_USAGE = 2,
+        EXIT_UNSAFE = 3,
+};
+
+static int usage_error(GOptionContext *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static int usage_error(GOptionContext *ctx, const char *fmt, ...)
+{
+        va_list ap;
+        g_autofree char *msg = NULL;
+
+        va_start(ap, fmt);
+        msg = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "rcuboost: %s\n", msg);
+        if (ctx)
+                fprintf(stderr, "Try '%s --help'.\n", g_get_prgname());
+        return EXIT_USAGE;
+}
+
+/* Parse a subcommand's options; returns FALSE (after printing) on error. */
+static gboolean parse_options(GOptionContext *ctx, int *argc, char ***argv, int *status)
+{
+        GError *e = NULL;
+
+        if (!g_option_context_parse(ctx, argc, argv, &e)) {
+                *status = usage_error(ctx, "%s", e->message);
+                g_error_free(e);
+                return FALSE;
+        }
+        return TRUE;
+}
+
+static gboolean parse_seed(const char *s, uint64_t *out)
+{
+        guint64 v;
+
+        if (!s || !g_ascii_string_to_unsigned(s, 10, 0, G_MAXINT64, &v, NULL))
+                return FALSE;
+        *out = v;
+        return TRUE;
+}
+
+/* ---- run ---- */
+
+static int cmd_run(int argc, char **argv)
+{
+        g_autofree char *policy = NULL;
+        g_autofree char *out = NULL;
+        g_autofree char *seed = NULL;
+        g_auto(GStrv) sets = NULL;
+        gboolean quiet = FALSE;
+        const GOptionEntry entries[] = {
+                { "policy", 'p', 0, G_OPTION_ARG_STRING, &policy,
+                  "Boosting policy (default: the scenario's [scenario] policy, else none)", "NAME" },
+                { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+                  "Output directory (default: out/SCENARIO/POLICY)", "DIR" },
+                { "seed", 's', 0, G_OPTION_ARG_STRING, &seed, "Random seed (overrides [scenario] seed)", "N" },
+                { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+                  "Override a scenario key, e.g. --set rcu.memory_limit=64MiB (repeatable)",
+                  "SECTION.KEY=VALUE" },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - run one scenario with one policy");
+        int status = EXIT_OK;
+        GError *e = NULL;
+        struct sim_options opts = { 0 };
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Writes summary.json, memory.csv, gp.csv and latency.csv to the output directory\n"
+                "(docs/outputs.md) and prints a one-screen summary.\n\n"
+                "Examples:\n"
+                "  rcuboost run scenarios/oom.scn --policy none\n"
+                "  rcuboost run scenarios/quiet.scn --seed 7 --set scenario.duration=2s --out /tmp/q\n\n"
+                "Exit status: 0 ok, 1 run failed, 2 bad input, 3 safety violation.");
+        if (!parse_options(ctx, &argc, &argv, &status))
+                return status;
+        if (argc != 2)
+                return usage_error(ctx, argc < 2 ? "run: which scenario? (e.g. rcuboost run scenarios/oom.scn)"
+                                                 : "run: one scenario at a time (got %d)", argc - 1);
+        if (seed && !parse_seed(seed, &opts.seed))
+                return usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
+        opts.seed_set = seed != NULL;
+
+        g_autoptr(RcbScenario) sc = scenario_load(argv[1], (const char *const *)sets, &e);
+
+        if (!sc) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                return EXIT_USAGE;
+        }
+        opts.policy = policy ? policy : sc->policy;
+        if (!policy_find(opts.policy))
+                return usage_error(ctx, "--policy: unknown policy '%s' (expected one of: %s)",
+                                   opts.policy, policy_names());
+        if (!out)
+                out = g_build_filename("out", sc->name, opts.policy, NULL);
+        opts.out_dir = out;
+
+        g_autoptr(RcbSim) sim = sim_new(sc, &opts, &e);
+
+        if (!sim) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                return EXIT_USAGE;
+        }
+        gint64 t0 = g_get_monotonic_time();
+
+        sim_run(sim);
+
+        gint64 wall_us = MAX(1, g_get_monotonic_time() - t0);
+
+        if (!sim_finish(sim, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                status = e->domain == SCENARIO_ERROR ? EXIT_USAGE : EXIT_FAILED;
+                g_error_free(e);
+        }
+        if (!quiet && sim_report(sim)) {
+                double events = 0;
+
+                sim_print_summary(sim, stdout);
+                report_lookup(sim_report(sim), "events", &events);
+                printf("  outputs in %s/ (%.2f s wall, %.2f M events/s)\n", out, wall_us / 1e6,
+                       events / (double)wall_us);
+        }
+        if (sim_safety_violations(sim) > 0) {
+                fprintf(stderr, "rcuboost: SAFETY VIOLATION: %" G_GINT64_FORMAT
+                        " callback(s) ran while a pre-existing reader was still in its critical section\n",
+                        sim_safety_violations(sim));
+                for (const char *const *d = sim_violation_details(sim); *d; d++)
+                        fprintf(stderr, "  %s\n", *d);
+                return EXIT_UNSAFE;
+        }
+        return status;
+}
+
+/* ---- validate ---- */
+
+static int cmd_validate(int argc, char **argv)
+{
+        g_auto(GStrv) sets = NULL;
+        const GOptionEntry entries[] = {
+                { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key (repeatable)",
+                  "SECTION.KEY=VALUE" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO... - check scenario files without running them");
+        int status = EXIT_OK;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Loads each file, checks every section, key, value and program, and builds the\n"
+                "simulation with its policy; prints one line per file.\n\n"
+                "Example:\n  rcuboost validate scenarios/*.scn");
+        if (!parse_options(ctx, &argc, &argv, &status))
+                return status;
+        if (argc < 2)
+                return usage_error(ctx, "validate: which scenario files?");
+        for (int i = 1; i < argc; i++) {
+                GError *e = NULL;
+                g_autoptr(RcbScenario) sc = scenario_load(argv[i], (const char *const *)sets, &e);
+                g_autoptr(RcbSim) sim = NULL;
+
+                if (sc)
+                        sim = sim_new(sc, &(struct sim_options){ 0 }, &e);
+                if (!sim) {
+                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_error_free(e);
+                        status = EXIT_USAGE;
+                        continue;
+                }
+                int ntasks = 0;
+
+                for (guint k = 0; k < sc->tasks->len; k++)
+                        ntasks += ((struct task_spec *)g_ptr_array_index(sc->tasks, k))->count;
+                g_autofree char *dur = g_strdup_printf("%.3g s", sc->duration_ns / 1e9);
+
+                printf("%s: ok: %d CPU%s at %d Hz, %s, %d task%s, %u mutex%s, %u timed event%s, "
+                       "policy %s\n", argv[i], sc->ncpus, sc->ncpus > 1 ? "s" : "", sc->tick_hz, dur,
+                       ntasks, ntasks == 1 ? "" : "s", sc->mutexes->len,
+                       sc->mutexes->len == 1 ? "" : "es", sc->events->len,
+                       sc->events->len == 1 ? "" : "s", sc->policy);
+        }
+        return status;
+}
+
+/* ---- policies ---- */
+
+static const char *key_type_name(enum policy_key_type t)
+{
+        switch (t) {
+        case POLICY_KEY_DURATION: return "duration";
+        case POLICY_KEY_INT: return "integer";
+        case POLICY_KEY_SCHED: return "sched";
+        case POLICY_KEY_BOOL: return "boolean";
+        }
+        return "?";
+}
+
+static int cmd_policies(int argc, char **argv)
+{
+        g_autoptr(GOptionContext) ctx = g_option_context_new("- list the boosting policies and their [policy] keys");
+        int status = EXIT_OK;
+
+        if (!parse_options(ctx, &argc, &argv, &status))
+                return status;
+        if (argc > 1)
+                return usage_error(ctx, "policies: takes no arguments");
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
+                printf("%-16s %s\n", (*p)->name, (*p)->summary);
+                for (const struct policy_key *k = (*p)->keys; k && k->name; k++)
+                        printf("    %s=%s  (%s) %s\n", k->name, k->default_value, key_type_name(k->type),
+                               k->doc);
+        }
+        printf("\nPolicy keys go in [policy] (shared) or [policy:NAME] (one policy); "
+               "see docs/policies.md.\n");
+        return EXIT_OK;
+}
+
+/* ---- dispatch ---- */
+
+struct command {
+        const char *name;
+        int (*fn)(int argc, char **argv);
+        const char *summary;
+};
+
+static const struct command commands[] = {
+        { "run", cmd_run, "run one scenario with one policy and write its outputs" },
+        { "validate", cmd_validate, "check scenario files without running them" },
+        { "policies", cmd_policies, "list the boosting policies and their parameters" },
+};
+
+static void print_help(FILE *f)
+{
+        fprintf(f, "Usage: rcuboost COMMAND [OPTION...]\n\n"
+                "Simulate priority boosting of preempted RCU readers (preemptible RCU as in\n"
+                "2007 -rt kernels) and compare boosting policies.\n\nCommands:\n");
+        for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+                fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "\nOptions:\n  -h, --help     show this help (COMMAND --help for a command's)\n"
+                "  --version      print the version\n\n"
+                "Example:\n  rcuboost run scenarios/oom.scn --policy none\n\n"
+                "Docs: README.md, docs/scenario-format.md, docs/outputs.md, docs/policies.md\n");
+}
+
+int main(int argc, char **argv)
+{
+        setlocale(LC_ALL, "");
+        if (argc < 2)
+                return print_help(stderr), EXIT_USAGE;
+        if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+                print_help(stdout);
+                return EXIT_OK;
+        }
+        if (!strcmp(argv[1], "--version")) {
+                printf("rcuboost %s\n", RCUBOOST_VERSION);
+                return EXIT_OK;
+        }
+        for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+                if (strcmp(argv[1], commands[i].name) != 0)
+                        continue;
+                g_autofree char *prgname = g_strdup_printf("rcuboost %s", commands[i].name);
+
+                g_set_prgname(prgname);
+                return commands[i].fn(argc - 1, argv + 1);
+        }
+        fprintf(stderr, "rcuboost: unknown command '%s'\n", argv[1]);
+        print_help(stderr);
+        return EXIT_USAGE;
+}

@@ -1,0 +1,118 @@
+/* policy.h - the boosting-policy interface.
+ *
+ * A policy decides when a reader preempted (or blocked on a mutex) inside
+ * an RCU read-side critical section gets a higher priority, and pays for
+ * doing so.  Like the kernel's struct sched_class, a policy is one const
+ * table of function pointers; its functions are static in its own file in
+ * src/policies/, named <operation>_<policy>.  The engine calls the hooks at
+ * the points below and never looks inside the policy's state.
+ *
+ * Everything a hook does that costs time in a real kernel (taking a lock,
+ * touching a list, an atomic instruction, changing a priority) must be
+ * charged with sim_charge_task()/sim_charge_cpu() from engine.h, so that
+ * costs show in the results.  A policy raises a task's priority only with
+ * sched_set_boost_prio(): the task's effective priority is the most urgent of
+ * its normal priority, that boost and what priority inheritance lends it.
+ *
+ * Optional hooks may be NULL.  All hooks run at one simulated instant: they
+ * must not block; anything that takes time is done by a kernel thread the
+ * policy creates with sim_kthread_create().
+ */
+#ifndef RCUBOOST_POLICY_H
+#define RCUBOOST_POLICY_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sim;
+struct task;
+struct report;
+struct policy_params;
+
+/* Why a reader left its CPU inside a read-side critical section. */
+enum rcu_block_reason {
+        RCU_BLOCK_PREEMPTED,    /* a more urgent task took the CPU */
+        RCU_BLOCK_MUTEX,        /* it blocked on a (priority-inheriting) mutex */
+};
+
+enum policy_key_type {
+        POLICY_KEY_DURATION,
+        POLICY_KEY_INT,
+        POLICY_KEY_SCHED,
+        POLICY_KEY_BOOL,
+};
+
+/* A [policy] key the policy accepts, with its default as written in a file. */
+struct policy_key {
+        const char *name;
+        enum policy_key_type type;
+        const char *default_value;
+        const char *doc;
+};
+
+struct boost_policy_ops {
+        const char *name;               /* "booster": what --policy takes */
+        const char *summary;            /* one line for `rcuboost policies` */
+        const struct policy_key *keys;  /* terminated by a NULL name; may be NULL */
+
+        /* Called once while the simulation is built, before the first event:
+         * parse parameters with policy_param_*(), allocate state, create
+         * kernel threads.  Returns the policy's private state, or NULL with
+         * @error set (the run does not start). */
+        void *(*create)(struct sim *sim, const struct policy_params *params, GError **error);
+
+        /* Scheduler path.  @t is being switched out while inside a read-side
+         * critical section (rcu nesting > 0), preempted or blocked on a
+         * mutex; called on every such switch-out, at the switch instant,
+         * with @t already off its CPU (t->cpu is the CPU it left).  Charge to
+         * the CPU (sim_charge_cpu, COST_PATH_SCHED): the cost delays
+         * whatever runs next there. */
+        void (*reader_blocked)(void *pol, struct task *t, enum rcu_block_reason why);
+
+        /* Read side.  @t, running, has just executed its outermost
+         * rcu_read_unlock() (nesting now 0, flip counter already dropped).
+         * Charge to @t (sim_charge_task, COST_PATH_READ).  Raising or dropping
+         * priorities here takes effect at once. */
+        void (*reader_unlock)(void *pol, struct task *t);
+
+        /* @t is exiting (outside any critical section, holding no mutex).
+         * Return true to let it exit now; false to hold it in TASK_EXITING
+         * until the policy calls sim_task_exit_release(t). */
+        bool (*task_exit)(void *pol, struct task *t);
+
+        /* The flip state machine left idle (a grace period started: counter
+         * flip number @gp) / returned to idle (that grace period ended). */
+        void (*gp_start)(void *pol, int64_t gp);
+        void (*gp_end)(void *pol, int64_t gp);
+
+        /* Scheduling-clock tick on @cpu, after RCU's own tick work. */
+        void (*tick)(void *pol, int cpu);
+
+        /* A timed scenario event changed @t's scheduling class or priority
+         * (e.g. the policy's own booster thread); its new normal priority is
+         * already in place. */
+        void (*setscheduler)(void *pol, struct task *t);
+
+        /* A timed scenario event sets [policy] @key to @value at run time.
+         * Return FALSE with @error for a key that cannot change. */
+        gboolean (*set_param)(void *pol, const char *key, const char *value, GError **error);
+
+        /* At the end of the run: add counters under "policy." in @r. */
+        void (*report)(void *pol, struct report *r);
+
+        /* Free the private state.  Accepts what create() returned. */
+        void (*destroy)(void *pol);
+};
+
+/* The registry: every policy, in the order `rcuboost policies` lists them. */
+extern const struct boost_policy_ops *const policy_registry[];
+
+const struct boost_policy_ops *policy_find(const char *name);
+/* Comma-separated names, for messages; a static string. */
+const char *policy_names(void);
+/* Is @key a [policy] key of any registered policy? */
+const struct policy_key *policy_any_key(const char *key);
+const struct policy_key *policy_key_find(const struct boost_policy_ops *ops, const char *key);
+
+#endif

@@ -1,0 +1,68 @@
+/* cpumask.h - fixed-size CPU sets for affinity masks.
+ *
+ * Fixed size keeps a task's mask inline (no allocation, trivially copied);
+ * SIM_MAX_CPUS bounds what a scenario may ask for.
+ */
+#ifndef RCUBOOST_CPUMASK_H
+#define RCUBOOST_CPUMASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define SIM_MAX_CPUS 1024
+#define CPUMASK_WORDS (SIM_MAX_CPUS / 64)
+
+struct cpumask {
+        uint64_t w[CPUMASK_WORDS];
+};
+
+static inline void cpumask_clear(struct cpumask *m)
+{
+        memset(m, 0, sizeof(*m));
+}
+
+static inline void cpumask_set(struct cpumask *m, int cpu)
+{
+        m->w[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+}
+
+static inline bool cpumask_test(const struct cpumask *m, int cpu)
+{
+        return (m->w[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+static inline void cpumask_fill(struct cpumask *m, int ncpus)
+{
+        cpumask_clear(m);
+        for (int c = 0; c < ncpus; c++)
+                cpumask_set(m, c);
+}
+
+/* Highest CPU in @m, or -1 when empty. */
+static inline int cpumask_last(const struct cpumask *m)
+{
+        for (int i = CPUMASK_WORDS - 1; i >= 0; i--)
+                if (m->w[i])
+                        return i * 64 + 63 - __builtin_clzll(m->w[i]);
+        return -1;
+}
+
+static inline int cpumask_first(const struct cpumask *m)
+{
+        for (int i = 0; i < CPUMASK_WORDS; i++)
+                if (m->w[i])
+                        return i * 64 + __builtin_ctzll(m->w[i]);
+        return -1;
+}
+
+static inline int cpumask_weight(const struct cpumask *m)
+{
+        int n = 0;
+
+        for (int i = 0; i < CPUMASK_WORDS; i++)
+                n += __builtin_popcountll(m->w[i]);
+        return n;
+}
+
+#endif

@@ -1,0 +1,106 @@
+/* engine.h - the simulation's shared state, for engine modules and policies.
+ *
+ * struct sim ties the modules together: the event queue and clock, the CPUs
+ * and tasks, mutexes, RCU, the safety oracle, the boost policy and what
+ * everything costs.  Nothing is global: two struct sim run side by side.
+ * The command line sees only sim.h.
+ */
+#ifndef RCUBOOST_ENGINE_H
+#define RCUBOOST_ENGINE_H
+
+#include <glib.h>
+#include <stdio.h>
+
+#include "costs.h"
+#include "eventq.h"
+#include "mutex.h"
+#include "oracle.h"
+#include "output.h"
+#include "rcu.h"
+#include "report.h"
+#include "scenario.h"
+#include "sched.h"
+#include "sim.h"
+#include "stats.h"
+#include "task.h"
+#include "../policies/policy.h"
+
+struct timed_event {
+        struct event ev;
+        const struct timed_event_spec *spec;
+};
+
+struct sim {
+        const struct scenario *sc;
+        struct eventq q;
+        sim_time_ns now;
+        sim_time_ns end_ns;
+        sim_time_ns tick_ns;
+        uint64_t seed;
+
+        int ncpus;
+        struct cpu *cpus;
+        GPtrArray *tasks;               /* struct task *, by id */
+        int nmutexes;
+        struct mutex *mutexes;
+        struct rcu rcu;
+        struct oracle oracle;
+
+        const struct boost_policy_ops *policy;
+        void *pol;
+
+        /* scheduler state shared by all CPUs */
+        int *resched;                   /* CPUs marked by sched_resched() */
+        int nresched;
+        int nr_rt_queued;
+        int nr_queued;
+        uint64_t migrations;
+        struct event rt_period_ev;
+
+        /* costs */
+        int64_t cost_ns[COST_KIND_COUNT];
+        uint64_t cost_count[COST_KIND_COUNT];
+        int64_t cost_total_ns[COST_KIND_COUNT];
+        int64_t path_total_ns[COST_PATH_COUNT];
+
+        /* results */
+        struct latency_stat rt_wakeup;  /* all periodic tasks together */
+        struct report *report;
+        char *out_dir;
+        struct outfile *memory_out;
+        struct outfile *gp_out;
+        struct event sample_ev;
+        struct event end_ev;
+        struct timed_event *timed;
+        int ntimed;
+
+        bool stopping;
+        const char *end_reason;         /* "duration", "oom", "event-budget", "error" */
+        GError *run_error;              /* deadlock and the like: the run failed */
+        int exited;
+};
+
+/* Charge @n operations of @kind to task @t: it burns the time before its
+ * next step (or, mid-burn, its current burn takes longer). */
+void sim_charge_task(struct sim *sim, struct task *t, enum cost_kind kind, int n, enum cost_path path);
+/* Charge to CPU @cpu: the next task to run there pays (scheduler path). */
+void sim_charge_cpu(struct sim *sim, int cpu, enum cost_kind kind, int n, enum cost_path path);
+
+/* A kernel thread of the engine or a policy; started (woken) at time 0 when
+ * @start is set, else left waiting for a sched_wake(). */
+struct task *sim_kthread_create(struct sim *sim, const char *name, const struct sched_spec *sched,
+                                const struct cpumask *affinity, task_step_fn step, void *data,
+                                bool start);
+/* Let a task the policy held in TASK_EXITING finish exiting. */
+void sim_task_exit_release(struct sim *sim, struct task *t);
+/* Stop the run after the current event; a non-NULL @error makes it a failure. */
+void sim_stop(struct sim *sim, const char *reason, GError *error);
+/* Record a memory.csv row now. */
+void sim_sample_memory(struct sim *sim);
+
+static inline struct task *sim_task(struct sim *sim, int id)
+{
+        return g_ptr_array_index(sim->tasks, id);
+}
+
+#endif

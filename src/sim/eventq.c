@@ -1,0 +1,48 @@
+/* eventq.c - the discrete-event queue; see eventq.h. */
+#include "eventq.h"
+
+void eventq_init(struct eventq *q)
+{
+        heap_init(&q->heap);
+        q->next_seq = 0;
+        q->fired = 0;
+}
+
+void eventq_finish(struct eventq *q)
+{
+        heap_finish(&q->heap);
+}
+
+void event_init(struct event *ev, event_fn fn)
+{
+        heap_node_init(&ev->node);
+        ev->when = SIM_TIME_NEVER;
+        ev->fn = fn;
+}
+
+void eventq_schedule(struct eventq *q, struct event *ev, sim_time_ns when)
+{
+        ev->when = when;
+        /* A fresh sequence number even on reschedule: a moved event goes
+         * behind those already due at the same instant. */
+        if (event_pending(ev))
+                heap_rekey(&q->heap, &ev->node, when, q->next_seq++);
+        else
+                heap_push(&q->heap, &ev->node, when, q->next_seq++);
+}
+
+void eventq_cancel(struct eventq *q, struct event *ev)
+{
+        if (event_pending(ev))
+                heap_remove(&q->heap, &ev->node);
+}
+
+struct event *eventq_pop(struct eventq *q)
+{
+        struct heap_node *n = heap_pop(&q->heap);
+
+        if (!n)
+                return NULL;
+        q->fired++;
+        return container_of(n, struct event, node);
+}

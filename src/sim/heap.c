@@ -1,0 +1,120 @@
+/* heap.c - indexed binary min-heap; see heap.h. */
+#include "heap.h"
+
+#include <glib.h>
+
+void heap_init(struct heap *h)
+{
+        h->v = NULL;
+        h->n = 0;
+        h->cap = 0;
+}
+
+void heap_finish(struct heap *h)
+{
+        g_free(h->v);
+        heap_init(h);
+}
+
+void heap_node_init(struct heap_node *node)
+{
+        node->slot = HEAP_NOT_QUEUED;
+}
+
+static inline bool slot_less(const struct heap_slot *a, const struct heap_slot *b)
+{
+        return a->key < b->key || (a->key == b->key && a->tie < b->tie);
+}
+
+static inline void place(struct heap *h, uint32_t i, struct heap_slot s)
+{
+        h->v[i] = s;
+        s.node->slot = i;
+}
+
+static void sift_up(struct heap *h, uint32_t i)
+{
+        struct heap_slot s = h->v[i];
+
+        while (i > 0) {
+                uint32_t parent = (i - 1) / 2;
+
+                if (!slot_less(&s, &h->v[parent]))
+                        break;
+                place(h, i, h->v[parent]);
+                i = parent;
+        }
+        place(h, i, s);
+}
+
+static void sift_down(struct heap *h, uint32_t i)
+{
+        struct heap_slot s = h->v[i];
+
+        for (;;) {
+                uint32_t child = 2 * i + 1;
+
+                if (child >= h->n)
+                        break;
+                if (child + 1 < h->n && slot_less(&h->v[child + 1], &h->v[child]))
+                        child++;
+                if (!slot_less(&h->v[child], &s))
+                        break;
+                place(h, i, h->v[child]);
+                i = child;
+        }
+        place(h, i, s);
+}
+
+void heap_push(struct heap *h, struct heap_node *node, int64_t key, int64_t tie)
+{
+        g_return_if_fail(!heap_node_queued(node));
+
+        if (h->n == h->cap) {
+                h->cap = h->cap ? h->cap * 2 : 64;
+                h->v = g_renew(struct heap_slot, h->v, h->cap);
+        }
+        h->v[h->n] = (struct heap_slot){ .key = key, .tie = tie, .node = node };
+        node->slot = h->n++;
+        sift_up(h, node->slot);
+}
+
+void heap_remove(struct heap *h, struct heap_node *node)
+{
+        uint32_t i = node->slot;
+
+        g_return_if_fail(i < h->n && h->v[i].node == node);
+
+        node->slot = HEAP_NOT_QUEUED;
+        if (--h->n == i)
+                return;
+        place(h, i, h->v[h->n]);
+        /* The moved slot may belong above or below its new place. */
+        if (i > 0 && slot_less(&h->v[i], &h->v[(i - 1) / 2]))
+                sift_up(h, i);
+        else
+                sift_down(h, i);
+}
+
+struct heap_node *heap_pop(struct heap *h)
+{
+        struct heap_node *top = heap_peek(h);
+
+        if (top)
+                heap_remove(h, top);
+        return top;
+}
+
+void heap_rekey(struct heap *h, struct heap_node *node, int64_t key, int64_t tie)
+{
+        uint32_t i = node->slot;
+
+        g_return_if_fail(i < h->n && h->v[i].node == node);
+
+        h->v[i].key = key;
+        h->v[i].tie = tie;
+        if (i > 0 && slot_less(&h->v[i], &h->v[(i - 1) / 2]))
+                sift_up(h, i);
+        else
+                sift_down(h, i);
+}

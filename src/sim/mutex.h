@@ -1,0 +1,48 @@
+/* mutex.h - priority-inheriting mutexes (rt_mutex semantics).
+ *
+ * Waiters queue by effective priority, FIFO among equals.  The owner runs at
+ * least at its most urgent waiter's priority; that loan propagates along a
+ * chain of owners blocked on further mutexes (a waits on M1 held by b, b
+ * waits on M2 held by c: c runs at a's priority) and is recomputed at each
+ * release.  Unlock hands the mutex straight to the top waiter.  A lock that
+ * would close a cycle of waiters is a deadlock in the scenario: the run
+ * stops with an error naming the tasks and mutexes.
+ */
+#ifndef RCUBOOST_MUTEX_H
+#define RCUBOOST_MUTEX_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sim;
+struct task;
+
+struct mutex {
+        int id;
+        char *name;
+        struct task *owner;
+        GQueue waiters;         /* struct task via task->waiter_link, best first */
+        GList held_link;        /* in owner->held; data = this mutex */
+        uint64_t acquisitions;
+        uint64_t contentions;
+};
+
+void mutex_init(struct mutex *m, int id, const char *name);
+void mutex_finish(struct mutex *m);
+
+/* Returns true if @t now owns @m; false if @t must block (t->blocked_on = m).
+ * On deadlock, stops the run with an error and returns false. */
+bool mutex_lock(struct sim *sim, struct mutex *m, struct task *t);
+void mutex_unlock(struct sim *sim, struct mutex *m, struct task *t);
+/* Try to take @m for @t without blocking; false if it is owned. */
+bool mutex_trylock(struct sim *sim, struct mutex *m, struct task *t);
+
+/* The most urgent priority among the top waiters of mutexes @t holds. */
+int mutex_pi_prio(const struct task *t);
+/* @t's priority changed while blocked: requeue it and pass the change on. */
+void mutex_waiter_prio_changed(struct sim *sim, struct task *t);
+/* Stop waiting (the waiter is going away); recomputes the owner. */
+void mutex_remove_waiter(struct sim *sim, struct task *t);
+
+#endif

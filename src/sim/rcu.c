@@ -1,0 +1,381 @@
+/* rcu.c - preemptible RCU as in 2007 -rt kernels; see rcu.h. */
+#include "rcu.h"
+
+#include <string.h>
+
+#include "engine.h"
+
+static void cblist_init(struct rcu_cblist *l)
+{
+        l->head = NULL;
+        l->tail = &l->head;
+        l->count = 0;
+}
+
+static void cblist_append(struct rcu_cblist *l, struct rcu_callback *cb)
+{
+        cb->next = NULL;
+        *l->tail = cb;
+        l->tail = &cb->next;
+        l->count++;
+}
+
+/* Move all of @src to the end of @dst, leaving @src empty. */
+static void cblist_splice(struct rcu_cblist *dst, struct rcu_cblist *src)
+{
+        if (!src->head)
+                return;
+        *dst->tail = src->head;
+        dst->tail = src->tail;
+        dst->count += src->count;
+        cblist_init(src);
+}
+
+static struct rcu_callback *cblist_pop(struct rcu_cblist *l)
+{
+        struct rcu_callback *cb = l->head;
+
+        if (cb) {
+                l->head = cb->next;
+                if (!l->head)
+                        l->tail = &l->head;
+                l->count--;
+        }
+        return cb;
+}
+
+void rcu_init(struct sim *sim)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        memset(rcu, 0, sizeof(*rcu));
+        rcu->cpus = g_new0(struct rcu_cpu, sim->ncpus);
+        for (int c = 0; c < sim->ncpus; c++) {
+                struct rcu_cpu *rdp = &rcu->cpus[c];
+
+                cblist_init(&rdp->next);
+                cblist_init(&rdp->done);
+                for (int i = 0; i < RCU_GP_STAGES; i++)
+                        cblist_init(&rdp->wait[i]);
+        }
+        rcu->oom_ns = -1;
+        latency_stat_init(&rcu->gp_latency);
+        latency_stat_init(&rcu->cb_latency);
+        latency_stat_init(&rcu->sync_latency);
+        latency_stat_init(&rcu->cs_length);
+}
+
+static void free_list(struct rcu_callback *cb)
+{
+        while (cb) {
+                struct rcu_callback *next = cb->next;
+
+                g_free(cb);
+                cb = next;
+        }
+}
+
+void rcu_finish(struct sim *sim)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        for (int c = 0; c < sim->ncpus; c++) {
+                struct rcu_cpu *rdp = &rcu->cpus[c];
+
+                free_list(rdp->next.head);
+                free_list(rdp->done.head);
+                for (int i = 0; i < RCU_GP_STAGES; i++)
+                        free_list(rdp->wait[i].head);
+                g_free(rdp->inflight);
+        }
+        free_list(rcu->pool);
+        g_free(rcu->cpus);
+        latency_stat_finish(&rcu->gp_latency);
+        latency_stat_finish(&rcu->cb_latency);
+        latency_stat_finish(&rcu->sync_latency);
+        latency_stat_finish(&rcu->cs_length);
+}
+
+/* ---- read side ---- */
+
+void rcu_read_lock(struct sim *sim, struct task *t)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        if (t->rcu_nesting++ > 0)
+                return;
+        t->rcu_idx = (int)(rcu->completed & 1);
+        rcu->cpus[t->cpu].flipctr[t->rcu_idx]++;
+        rcu->flipsum[t->rcu_idx]++;
+        rcu->readers++;
+        t->rcu_read_start_ns = sim->now;
+        oracle_reader_enter(&sim->oracle, t);
+        sim_charge_task(sim, t, COST_READ_LOCK, 1, COST_PATH_READ);
+}
+
+void rcu_read_unlock(struct sim *sim, struct task *t)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        if (--t->rcu_nesting > 0)
+                return;
+        /* The CPU it runs on now, not the one it started on. */
+        rcu->cpus[t->cpu].flipctr[t->rcu_idx]--;
+        rcu->flipsum[t->rcu_idx]--;
+        oracle_reader_exit(&sim->oracle, t);
+        latency_stat_add(&rcu->cs_length, sim->now - t->rcu_read_start_ns);
+        sim_charge_task(sim, t, COST_READ_UNLOCK, 1, COST_PATH_READ);
+        if (sim->policy->reader_unlock)
+                sim->policy->reader_unlock(sim->pol, t);
+}
+
+void rcu_note_switch_out(struct sim *sim, struct task *t, enum rcu_block_reason why)
+{
+        sim->rcu.reader_switch_outs++;
+        if (sim->policy->reader_blocked)
+                sim->policy->reader_blocked(sim->pol, t, why);
+}
+
+/* ---- callbacks ---- */
+
+static struct rcu_callback *cb_alloc(struct rcu *rcu)
+{
+        struct rcu_callback *cb = rcu->pool;
+
+        if (cb)
+                rcu->pool = cb->next;
+        else
+                cb = g_new(struct rcu_callback, 1);
+        return cb;
+}
+
+static void enqueue_callback(struct sim *sim, struct task *t, int64_t size, struct task *waiter)
+{
+        struct rcu *rcu = &sim->rcu;
+        struct rcu_callback *cb = cb_alloc(rcu);
+
+        *cb = (struct rcu_callback){
+                .id = rcu->next_cb_id++, .size_bytes = size, .call_ns = sim->now,
+                .stamp = oracle_stamp(&sim->oracle), .caller = t, .waiter = waiter,
+        };
+        cblist_append(&rcu->cpus[t->cpu].next, cb);
+        rcu->outstanding++;
+}
+
+void rcu_call(struct sim *sim, struct task *t, int64_t size_bytes)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        enqueue_callback(sim, t, size_bytes, NULL);
+        rcu->registered++;
+        rcu->memory_bytes += size_bytes;
+        if (rcu->memory_bytes > rcu->peak_memory_bytes)
+                rcu->peak_memory_bytes = rcu->memory_bytes;
+        if (sim->sc->memory_limit_bytes && !rcu->oom &&
+            rcu->memory_bytes > sim->sc->memory_limit_bytes) {
+                rcu->oom = true;
+                rcu->oom_ns = sim->now;
+                rcu->oom_bytes = rcu->memory_bytes;
+                sim_sample_memory(sim);
+                if (sim->sc->stop_on_oom)
+                        sim_stop(sim, "oom", NULL);
+        }
+}
+
+void rcu_synchronize(struct sim *sim, struct task *t)
+{
+        /* As rcupreempt: a callback that wakes the caller (wakeme_after_rcu). */
+        t->sync_start_ns = sim->now;
+        enqueue_callback(sim, t, 0, t);
+}
+
+static void invoke(struct sim *sim, struct rcu_callback *cb)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        oracle_check(&sim->oracle, sim, cb);
+        rcu->outstanding--;
+        if (cb->waiter) {
+                latency_stat_add(&rcu->sync_latency, sim->now - cb->call_ns);
+                sched_wake(sim, cb->waiter);
+        } else {
+                rcu->invoked++;
+                rcu->memory_bytes -= cb->size_bytes;
+                latency_stat_add(&rcu->cb_latency, sim->now - cb->call_ns);
+        }
+        cb->next = rcu->pool;
+        rcu->pool = cb;
+}
+
+/* The callback thread (rcu_cb/N): invoke `done` callbacks one at a time. */
+static struct step cb_thread_step(struct sim *sim, struct task *t)
+{
+        struct rcu_cpu *rdp = t->step_data;
+        struct rcu_callback *cb;
+
+        if (rdp->inflight) {
+                invoke(sim, rdp->inflight);
+                rdp->inflight = NULL;
+                if (sched_need_resched(&sim->cpus[t->cpu]))
+                        return (struct step){ STEP_COMPUTE, 0 };
+        }
+        cb = cblist_pop(&rdp->done);
+        if (!cb)
+                return (struct step){ STEP_WAIT, 0 };
+        rdp->inflight = cb;
+        sim_charge_task(sim, t, COST_CALLBACK, 1, COST_PATH_CALLBACK);
+        return (struct step){ STEP_COMPUTE, 0 };
+}
+
+void rcu_start(struct sim *sim)
+{
+        for (int c = 0; c < sim->ncpus; c++) {
+                struct cpumask only;
+                g_autofree char *name = g_strdup_printf("rcu_cb/%d", c);
+
+                cpumask_clear(&only);
+                cpumask_set(&only, c);
+                sim->rcu.cpus[c].cb_thread = sim_kthread_create(sim, name, &sim->sc->callback_sched,
+                                                                &only, cb_thread_step,
+                                                                &sim->rcu.cpus[c], false);
+        }
+}
+
+/* ---- the grace-period state machine ---- */
+
+static bool cpu_has_callbacks(const struct rcu_cpu *rdp)
+{
+        return rdp->next.head || rdp->wait[0].head || rdp->wait[1].head || rdp->done.head;
+}
+
+static void enter_state(struct sim *sim, enum rcu_flip_state s)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        rcu->phase_ns[rcu->state] += sim->now - rcu->phase_start_ns;
+        rcu->phase_start_ns = sim->now;
+        rcu->state = s;
+}
+
+static void gp_ended(struct sim *sim)
+{
+        struct rcu *rcu = &sim->rcu;
+        int64_t len = sim->now - rcu->gp_start_ns;
+
+        rcu->gp_completed++;
+        latency_stat_add(&rcu->gp_latency, len);
+        if (rcu->gp_csv)
+                fprintf(rcu->gp_csv, "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+                        ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+                        ",%" G_GINT64_FORMAT "\n",
+                        (gint64)rcu->completed, (gint64)rcu->gp_start_ns, (gint64)sim->now, (gint64)len,
+                        (gint64)rcu->phase_ns[RCU_FLIP_WAITACK], (gint64)rcu->phase_ns[RCU_FLIP_WAITZERO],
+                        (gint64)rcu->phase_ns[RCU_FLIP_WAITMB]);
+        if (sim->policy->gp_end)
+                sim->policy->gp_end(sim->pol, rcu->completed);
+}
+
+/* rcu_try_flip(): advance the global machine by at most one state. */
+static void try_flip(struct sim *sim, int cpu)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        switch (rcu->state) {
+        case RCU_FLIP_IDLE:
+                if (!cpu_has_callbacks(&rcu->cpus[cpu]))
+                        return;
+                rcu->completed++;
+                for (int c = 0; c < sim->ncpus; c++)
+                        rcu->cpus[c].flip_pending = true;
+                rcu->acks_pending = sim->ncpus;
+                rcu->gp_start_ns = sim->now;
+                rcu->phase_start_ns = sim->now;
+                memset(rcu->phase_ns, 0, sizeof(rcu->phase_ns));
+                rcu->state = RCU_FLIP_WAITACK;
+                if (sim->policy->gp_start)
+                        sim->policy->gp_start(sim->pol, rcu->completed);
+                break;
+        case RCU_FLIP_WAITACK:
+                if (rcu->acks_pending == 0)
+                        enter_state(sim, RCU_FLIP_WAITZERO);
+                break;
+        case RCU_FLIP_WAITZERO:
+                /* Readers that started before the flip used the other index. */
+                if (rcu->flipsum[!(rcu->completed & 1)] != 0 && !sim->sc->break_grace_periods)
+                        return;
+                for (int c = 0; c < sim->ncpus; c++)
+                        rcu->cpus[c].mb_pending = true;
+                rcu->mbs_pending = sim->ncpus;
+                enter_state(sim, RCU_FLIP_WAITMB);
+                break;
+        case RCU_FLIP_WAITMB:
+                if (rcu->mbs_pending == 0) {
+                        enter_state(sim, RCU_FLIP_IDLE);
+                        gp_ended(sim);
+                }
+                break;
+        }
+}
+
+/* __rcu_advance_callbacks(): move lists along when `completed` moved. */
+static void advance_callbacks(struct rcu *rcu, struct rcu_cpu *rdp)
+{
+        if (rdp->completed != rcu->completed) {
+                cblist_splice(&rdp->done, &rdp->wait[RCU_GP_STAGES - 1]);
+                for (int i = RCU_GP_STAGES - 2; i >= 0; i--)
+                        cblist_splice(&rdp->wait[i + 1], &rdp->wait[i]);
+                cblist_splice(&rdp->wait[0], &rdp->next);
+                rdp->completed = rcu->completed;
+        }
+        if (rdp->flip_pending) {
+                rdp->flip_pending = false;
+                rcu->acks_pending--;
+        }
+}
+
+/* rcu_check_callbacks(), from the scheduling-clock tick of @cpu. */
+void rcu_tick(struct sim *sim, int cpu)
+{
+        struct rcu *rcu = &sim->rcu;
+        struct rcu_cpu *rdp = &rcu->cpus[cpu];
+
+        if (rdp->mb_pending) {
+                rdp->mb_pending = false;
+                rcu->mbs_pending--;
+        }
+        if (rcu->completed == rdp->completed)
+                try_flip(sim, cpu);
+        advance_callbacks(rcu, rdp);
+        if (rdp->done.head && rdp->cb_thread->state == TASK_WAITING)
+                sched_wake(sim, rdp->cb_thread);
+}
+
+void rcu_report(struct sim *sim, struct report *r)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        report_bool(r, "memory.oom", rcu->oom);
+        report_int(r, "memory.oom_time_ns", rcu->oom_ns);
+        report_int(r, "memory.oom_bytes", rcu->oom_bytes);
+        report_int(r, "memory.limit_bytes", sim->sc->memory_limit_bytes);
+        report_int(r, "memory.peak_bytes", rcu->peak_memory_bytes);
+        report_int(r, "memory.final_bytes", rcu->memory_bytes);
+        report_int(r, "rcu.grace_periods", rcu->gp_completed);
+        report_int(r, "rcu.callbacks_registered", rcu->registered);
+        report_int(r, "rcu.callbacks_invoked", rcu->invoked);
+        report_int(r, "rcu.callbacks_pending", rcu->outstanding);
+        report_int(r, "rcu.read_sections", rcu->readers);
+        report_int(r, "rcu.reader_switch_outs", rcu->reader_switch_outs);
+        report_string(r, "rcu.final_state", rcu_flip_state_name(rcu->state));
+        report_latency(r, "gp_latency", &rcu->gp_latency);
+        report_latency(r, "callback_latency", &rcu->cb_latency);
+        report_latency(r, "sync_latency", &rcu->sync_latency);
+        report_latency(r, "read_section_length", &rcu->cs_length);
+}
+
+const char *rcu_flip_state_name(enum rcu_flip_state s)
+{
+        static const char *const names[] = { "idle", "waitack", "waitzero", "waitmb" };
+
+        return names[s];
+}

@@ -1,0 +1,123 @@
+/* rcu.h - preemptible RCU as in 2007 -rt kernels (rcupreempt).
+ *
+ * Readers: the outermost rcu_read_lock() increments this CPU's
+ * flipctr[completed & 1] and remembers the index; the outermost
+ * rcu_read_unlock() decrements flipctr[idx] of whatever CPU it runs on then
+ * (one CPU's counter may go negative; only the sum matters).
+ *
+ * Grace periods: a state machine advanced from each CPU's scheduling-clock
+ * tick -- idle (flip: completed++ when this CPU has callbacks) -> waitack
+ * (every CPU acknowledged the flip at one of its ticks) -> waitzero (the
+ * old counters sum to zero: a preempted reader holds the machine here) ->
+ * waitmb (every CPU did its memory barrier at a tick) -> idle.
+ *
+ * Callbacks: per CPU next -> wait[0] -> wait[1] -> done (GP_STAGES = 2),
+ * advanced at the CPU's tick when it sees `completed` changed; done
+ * callbacks are invoked by the CPU's callback thread (rcu_cb/N, the -rt
+ * sirq-rcu thread) at the scenario's priority, each costing [costs]
+ * callback.  Memory waiting on RCU is the bytes of callbacks registered and
+ * not yet invoked; crossing [rcu] memory_limit is an out-of-memory event.
+ */
+#ifndef RCUBOOST_RCU_H
+#define RCUBOOST_RCU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "eventq.h"
+#include "stats.h"
+#include "../policies/policy.h"
+
+struct sim;
+struct task;
+struct report;
+
+#define RCU_GP_STAGES 2
+
+enum rcu_flip_state {
+        RCU_FLIP_IDLE,
+        RCU_FLIP_WAITACK,
+        RCU_FLIP_WAITZERO,
+        RCU_FLIP_WAITMB,
+};
+
+struct rcu_callback {
+        struct rcu_callback *next;
+        int64_t id;
+        int64_t size_bytes;
+        sim_time_ns call_ns;
+        uint64_t stamp;                 /* oracle order of the call_rcu() */
+        struct task *caller;
+        struct task *waiter;            /* synchronize_rcu(): wake it on invocation */
+};
+
+/* A singly linked callback list with a tail pointer, as rcupreempt keeps them. */
+struct rcu_cblist {
+        struct rcu_callback *head;
+        struct rcu_callback **tail;
+        int64_t count;
+};
+
+struct rcu_cpu {
+        int64_t flipctr[2];
+        bool flip_pending;              /* rcu_flip_flag == rcu_flipped */
+        bool mb_pending;                /* rcu_mb_flag == rcu_mb_needed */
+        int64_t completed;              /* last `completed` this CPU saw */
+        struct rcu_cblist next;
+        struct rcu_cblist wait[RCU_GP_STAGES];
+        struct rcu_cblist done;
+        struct task *cb_thread;
+        struct rcu_callback *inflight;  /* being invoked by cb_thread */
+};
+
+struct rcu {
+        int64_t completed;
+        enum rcu_flip_state state;
+        int64_t flipsum[2];             /* sum of all CPUs' flipctr[i] */
+        int acks_pending;               /* CPUs yet to see the flip */
+        int mbs_pending;                /* CPUs yet to do their barrier */
+        sim_time_ns gp_start_ns;
+        sim_time_ns phase_start_ns;
+        sim_time_ns phase_ns[4];        /* time spent in each state this GP */
+        struct rcu_cpu *cpus;
+
+        int64_t memory_bytes;
+        int64_t peak_memory_bytes;
+        int64_t outstanding;            /* callbacks registered, not invoked */
+        bool oom;
+        sim_time_ns oom_ns;
+        int64_t oom_bytes;
+
+        int64_t next_cb_id;
+        int64_t registered;
+        int64_t invoked;
+        int64_t gp_completed;
+        int64_t readers;                /* outermost critical sections entered */
+        int64_t reader_switch_outs;     /* switch-outs inside a critical section */
+        struct latency_stat gp_latency;
+        struct latency_stat cb_latency;
+        struct latency_stat sync_latency;
+        struct latency_stat cs_length;  /* read-side critical section lengths */
+        struct rcu_callback *pool;      /* free callbacks, reused */
+        FILE *gp_csv;                   /* one row per grace period, or NULL */
+};
+
+void rcu_init(struct sim *sim);
+void rcu_finish(struct sim *sim);
+/* Create the per-CPU callback threads. */
+void rcu_start(struct sim *sim);
+
+void rcu_read_lock(struct sim *sim, struct task *t);
+void rcu_read_unlock(struct sim *sim, struct task *t);
+void rcu_call(struct sim *sim, struct task *t, int64_t size_bytes);
+/* Register @t to be woken after a grace period; the caller then waits. */
+void rcu_synchronize(struct sim *sim, struct task *t);
+void rcu_tick(struct sim *sim, int cpu);
+/* Scheduler path: @t left its CPU inside a critical section. */
+void rcu_note_switch_out(struct sim *sim, struct task *t, enum rcu_block_reason why);
+void rcu_report(struct sim *sim, struct report *r);
+
+const char *rcu_flip_state_name(enum rcu_flip_state s);
+
+#endif

@@ -1,0 +1,220 @@
+/* report.c - ordered results and the JSON writer; see report.h. */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+enum value_type { V_INT, V_DOUBLE, V_BOOL, V_STRING };
+
+struct entry {
+        char *key;
+        enum value_type type;
+        int64_t i;
+        double d;
+        char *s;
+};
+
+struct report {
+        GArray *entries;        /* struct entry */
+        GHashTable *index;      /* key -> GUINT_TO_POINTER(position + 1) */
+};
+
+struct report *report_new(void)
+{
+        struct report *r = g_new0(struct report, 1);
+
+        r->entries = g_array_new(FALSE, TRUE, sizeof(struct entry));
+        r->index = g_hash_table_new(g_str_hash, g_str_equal);
+        return r;
+}
+
+void report_free(struct report *r)
+{
+        if (!r)
+                return;
+        for (guint i = 0; i < r->entries->len; i++) {
+                struct entry *e = &g_array_index(r->entries, struct entry, i);
+
+                g_free(e->key);
+                g_free(e->s);
+        }
+        g_array_free(r->entries, TRUE);
+        g_hash_table_destroy(r->index);
+        g_free(r);
+}
+
+static struct entry *add(struct report *r, const char *key, enum value_type type)
+{
+        gpointer pos = g_hash_table_lookup(r->index, key);
+        struct entry *e;
+
+        if (pos) {
+                /* Setting a key again replaces its value in place. */
+                e = &g_array_index(r->entries, struct entry, GPOINTER_TO_UINT(pos) - 1);
+                g_clear_pointer(&e->s, g_free);
+        } else {
+                struct entry fresh = { .key = g_strdup(key) };
+
+                g_array_append_val(r->entries, fresh);
+                e = &g_array_index(r->entries, struct entry, r->entries->len - 1);
+                g_hash_table_insert(r->index, e->key, GUINT_TO_POINTER(r->entries->len));
+        }
+        e->type = type;
+        return e;
+}
+
+void report_int(struct report *r, const char *key, int64_t v)
+{
+        add(r, key, V_INT)->i = v;
+}
+
+void report_double(struct report *r, const char *key, double v)
+{
+        add(r, key, V_DOUBLE)->d = v;
+}
+
+void report_bool(struct report *r, const char *key, gboolean v)
+{
+        add(r, key, V_BOOL)->i = !!v;
+}
+
+void report_string(struct report *r, const char *key, const char *v)
+{
+        add(r, key, V_STRING)->s = g_strdup(v ? v : "");
+}
+
+void report_latency(struct report *r, const char *prefix, const struct latency_stat *s)
+{
+        static const struct { const char *name; double q; } qs[] = {
+                { "p50_ns", 0.5 }, { "p90_ns", 0.9 }, { "p99_ns", 0.99 }, { "p999_ns", 0.999 },
+        };
+        char key[256];
+
+        g_snprintf(key, sizeof(key), "%s.count", prefix);
+        report_int(r, key, (int64_t)s->count);
+        g_snprintf(key, sizeof(key), "%s.min_ns", prefix);
+        report_int(r, key, s->min_ns);
+        g_snprintf(key, sizeof(key), "%s.mean_ns", prefix);
+        report_int(r, key, (int64_t)llround(latency_stat_mean(s)));
+        for (size_t i = 0; i < G_N_ELEMENTS(qs); i++) {
+                g_snprintf(key, sizeof(key), "%s.%s", prefix, qs[i].name);
+                report_int(r, key, latency_stat_quantile(s, qs[i].q));
+        }
+        g_snprintf(key, sizeof(key), "%s.max_ns", prefix);
+        report_int(r, key, s->max_ns);
+}
+
+gboolean report_lookup(const struct report *r, const char *key, double *out)
+{
+        gpointer pos = g_hash_table_lookup(r->index, key);
+        const struct entry *e;
+
+        if (!pos)
+                return FALSE;
+        e = &g_array_index(r->entries, struct entry, GPOINTER_TO_UINT(pos) - 1);
+        switch (e->type) {
+        case V_INT:
+        case V_BOOL:
+                *out = (double)e->i;
+                return TRUE;
+        case V_DOUBLE:
+                *out = e->d;
+                return TRUE;
+        case V_STRING:
+                break;
+        }
+        return FALSE;
+}
+
+const char *report_lookup_string(const struct report *r, const char *key)
+{
+        gpointer pos = g_hash_table_lookup(r->index, key);
+        const struct entry *e;
+
+        if (!pos)
+                return NULL;
+        e = &g_array_index(r->entries, struct entry, GPOINTER_TO_UINT(pos) - 1);
+        return e->type == V_STRING ? e->s : NULL;
+}
+
+static void write_string(FILE *f, const char *s)
+{
+        fputc('"', f);
+        for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+                if (*p == '"' || *p == '\\')
+                        fprintf(f, "\\%c", *p);
+                else if (*p < 0x20)
+                        fprintf(f, "\\u%04x", *p);
+                else
+                        fputc(*p, f);
+        }
+        fputc('"', f);
+}
+
+static void indent(FILE *f, int depth)
+{
+        for (int i = 0; i < depth; i++)
+                fputs("  ", f);
+}
+
+void report_write_json(const struct report *r, FILE *f)
+{
+        g_auto(GStrv) open = g_new0(char *, 1);  /* path of objects now open */
+        guint nopen = 0;
+        gboolean first = TRUE;
+
+        fputs("{", f);
+        for (guint i = 0; i < r->entries->len; i++) {
+                const struct entry *e = &g_array_index(r->entries, struct entry, i);
+                g_auto(GStrv) parts = g_strsplit(e->key, ".", -1);
+                guint n = g_strv_length(parts);
+                guint common = 0;
+
+                while (common < nopen && common + 1 < n && !strcmp(open[common], parts[common]))
+                        common++;
+                for (; nopen > common; nopen--) {
+                        fputc('\n', f);
+                        indent(f, nopen);
+                        fputc('}', f);
+                        g_clear_pointer(&open[nopen - 1], g_free);
+                }
+                for (; nopen + 1 < n; nopen++) {
+                        fputs(first ? "\n" : ",\n", f);
+                        indent(f, nopen + 1);
+                        write_string(f, parts[nopen]);
+                        fputs(": {", f);
+                        open = g_renew(char *, open, nopen + 2);
+                        open[nopen] = g_strdup(parts[nopen]);
+                        open[nopen + 1] = NULL;
+                        first = TRUE;
+                }
+                fputs(first ? "\n" : ",\n", f);
+                first = FALSE;
+                indent(f, nopen + 1);
+                write_string(f, parts[n - 1]);
+                fputs(": ", f);
+                switch (e->type) {
+                case V_INT:
+                        fprintf(f, "%" G_GINT64_FORMAT, (gint64)e->i);
+                        break;
+                case V_BOOL:
+                        fputs(e->i ? "true" : "false", f);
+                        break;
+                case V_DOUBLE:
+                        if (isfinite(e->d))
+                                fprintf(f, "%.9g", e->d);
+                        else
+                                fputs("null", f);
+                        break;
+                case V_STRING:
+                        write_string(f, e->s);
+                        break;
+                }
+        }
+        for (; nopen > 0; nopen--) {
+                fputc('\n', f);
+                indent(f, nopen);
+                fputc('}', f);
+        }
+        fputs("\n}\n", f);
+}

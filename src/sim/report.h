@@ -1,0 +1,40 @@
+/* report.h - a run's results as an ordered set of dotted keys.
+ *
+ * The engine and the policy put every number they report here
+ * ("gp_latency.p99_ns", "policy.boosted"); summary.json is written from it,
+ * nesting objects by the dots, and later tools (check, sweep) read the same
+ * keys.  Keys sharing a prefix must be added together, in the order they
+ * should appear.
+ */
+#ifndef RCUBOOST_REPORT_H
+#define RCUBOOST_REPORT_H
+
+#include <glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats.h"
+
+struct report;
+
+struct report *report_new(void);
+void report_free(struct report *r);
+
+void report_int(struct report *r, const char *key, int64_t v);
+void report_double(struct report *r, const char *key, double v);
+void report_bool(struct report *r, const char *key, gboolean v);
+void report_string(struct report *r, const char *key, const char *v);
+/* count, min, mean, p50, p90, p99, p999, max under PREFIX (all in ns). */
+void report_latency(struct report *r, const char *prefix, const struct latency_stat *s);
+
+/* Value of @key as a double (booleans are 0/1); FALSE when absent or a string. */
+gboolean report_lookup(const struct report *r, const char *key, double *out);
+const char *report_lookup_string(const struct report *r, const char *key);
+
+void report_write_json(const struct report *r, FILE *f);
+
+/* For g_autoptr(); the code itself says struct report. */
+typedef struct report RcbReport;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RcbReport, report_free)
+
+#endif

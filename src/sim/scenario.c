@@ -1,0 +1,796 @@
+/* scenario.c - loading and validating scenario files; see scenario.h. */
+#include "scenario.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "../policies/policy.h"
+
+G_DEFINE_QUARK(rcuboost-scenario-error-quark, scenario_error)
+
+#define LINE_FROM_SET (-1)
+
+/* ---- where things are: line numbers GKeyFile does not keep ---- */
+
+static char *line_key(const char *group, const char *key)
+{
+        return g_strconcat(group, "\n", key ? key : "", NULL);
+}
+
+/* Record the line of every group header and key; the last one wins, as in GKeyFile. */
+static void index_lines(GHashTable *lines, const char *data)
+{
+        g_auto(GStrv) text = g_strsplit(data, "\n", -1);
+        g_autofree char *group = NULL;
+
+        for (int i = 0; text[i]; i++) {
+                char *l = g_strstrip(g_strdup(text[i]));
+
+                if (l[0] == '[' && strchr(l, ']')) {
+                        g_free(group);
+                        group = g_strndup(l + 1, strchr(l, ']') - l - 1);
+                        g_hash_table_insert(lines, line_key(group, NULL), GINT_TO_POINTER(i + 1));
+                } else if (group && l[0] != '#' && strchr(l, '=')) {
+                        char *key = g_strstrip(g_strndup(l, strchr(l, '=') - l));
+
+                        g_hash_table_insert(lines, line_key(group, key), GINT_TO_POINTER(i + 1));
+                        g_free(key);
+                }
+                g_free(l);
+        }
+}
+
+/* The first line GKeyFile would refuse, for its syntax errors. */
+static int first_bad_line(const char *data)
+{
+        g_auto(GStrv) text = g_strsplit(data, "\n", -1);
+
+        for (int i = 0; text[i]; i++) {
+                g_autofree char *l = g_strstrip(g_strdup(text[i]));
+
+                if (!l[0] || l[0] == '#')
+                        continue;
+                if (l[0] == '[' && l[strlen(l) - 1] == ']')
+                        continue;
+                if (l[0] != '[' && l[0] != '=' && strchr(l, '=') && g_utf8_validate(l, -1, NULL))
+                        continue;
+                return i + 1;
+        }
+        return 0;
+}
+
+char *scenario_where(const struct scenario *sc, const char *group, const char *key)
+{
+        g_autofree char *k = line_key(group, key);
+        gpointer v = NULL;
+        gboolean found = g_hash_table_lookup_extended(sc->lines, k, NULL, &v);
+
+        if (!found && key) {
+                g_free(k);
+                k = line_key(group, NULL);
+                found = g_hash_table_lookup_extended(sc->lines, k, NULL, &v);
+        }
+        if (found && GPOINTER_TO_INT(v) == LINE_FROM_SET)
+                return g_strdup_printf("--set %s.%s", group, key ? key : "");
+        if (found)
+                return g_strdup_printf("%s:%d: [%s]%s%s", sc->path, GPOINTER_TO_INT(v), group,
+                                       key ? " " : "", key ? key : "");
+        return g_strdup_printf("%s: [%s]%s%s", sc->path, group, key ? " " : "", key ? key : "");
+}
+
+static gboolean invalid(const struct scenario *sc, GError **error, const char *group,
+                        const char *key, const char *fmt, ...) G_GNUC_PRINTF(5, 6);
+
+static gboolean invalid(const struct scenario *sc, GError **error, const char *group,
+                        const char *key, const char *fmt, ...)
+{
+        va_list ap;
+        g_autofree char *msg = NULL;
+        g_autofree char *where = scenario_where(sc, group, key);
+
+        va_start(ap, fmt);
+        msg = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s: %s", where, msg);
+        return FALSE;
+}
+
+/* Wrap a units/dist/program error with the key's location. */
+static gboolean invalid_from(const struct scenario *sc, GError **error, const char *group,
+                             const char *key, GError *cause)
+{
+        invalid(sc, error, group, key, "%s", cause->message);
+        g_error_free(cause);
+        return FALSE;
+}
+
+/* ---- typed getters: absent keys keep the default already in *out ---- */
+
+static char *get(const struct scenario *sc, const char *group, const char *key)
+{
+        char *v = g_key_file_get_value(sc->kf, group, key, NULL);
+
+        return v ? g_strstrip(v) : NULL;
+}
+
+static gboolean get_duration(struct scenario *sc, const char *group, const char *key,
+                             int64_t *out, gboolean positive, GError **error)
+{
+        g_autofree char *v = get(sc, group, key);
+        GError *e = NULL;
+
+        if (!v)
+                return TRUE;
+        if (!units_parse_duration(v, out, &e))
+                return invalid_from(sc, error, group, key, e);
+        if (positive && *out <= 0)
+                return invalid(sc, error, group, key, "'%s' must be greater than zero", v);
+        return TRUE;
+}
+
+static gboolean get_int(struct scenario *sc, const char *group, const char *key, int64_t min,
+                        int64_t max, int64_t *out, GError **error)
+{
+        g_autofree char *v = get(sc, group, key);
+        GError *e = NULL;
+
+        if (v && !units_parse_int(v, min, max, out, &e))
+                return invalid_from(sc, error, group, key, e);
+        return TRUE;
+}
+
+static gboolean get_bool(struct scenario *sc, const char *group, const char *key, gboolean *out,
+                         GError **error)
+{
+        g_autofree char *v = get(sc, group, key);
+        GError *e = NULL;
+
+        if (v && !units_parse_bool(v, out, &e))
+                return invalid_from(sc, error, group, key, e);
+        return TRUE;
+}
+
+static gboolean get_sched(struct scenario *sc, const char *group, const char *key,
+                          struct sched_spec *out, GError **error)
+{
+        g_autofree char *v = get(sc, group, key);
+        GError *e = NULL;
+
+        if (v && !units_parse_sched(v, out, &e))
+                return invalid_from(sc, error, group, key, e);
+        return TRUE;
+}
+
+/* ---- key lists per section ---- */
+
+static const char *const scenario_keys[] = { "description", "cpus", "tick_hz", "duration", "seed",
+                                             "policy", NULL };
+static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_period", "sched_latency",
+                                          "min_granularity", "wakeup_granularity", NULL };
+static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", NULL };
+static const char *const output_keys[] = { "memory_sample", "max_events", NULL };
+static const char *const debug_keys[] = { "break_grace_periods", NULL };
+static const char *const mutex_keys[] = { "description", NULL };
+static const char *const task_keys[] = { "sched", "affinity", "count", "start", "stop", "period",
+                                         "program", "description", NULL };
+static const char *const event_keys[] = { "at", "task", "sched", "affinity", "description", NULL };
+
+static gboolean check_keys(struct scenario *sc, const char *group, const char *const *known,
+                           gboolean allow_policy_keys, GError **error)
+{
+        g_auto(GStrv) keys = g_key_file_get_keys(sc->kf, group, NULL, NULL);
+
+        for (char **k = keys; k && *k; k++) {
+                if (g_strv_contains(known, *k))
+                        continue;
+                if (allow_policy_keys && g_str_has_prefix(*k, "policy.") &&
+                    policy_any_key(*k + strlen("policy.")))
+                        continue;
+                g_autofree char *list = g_strjoinv(", ", (char **)known);
+
+                return invalid(sc, error, group, *k, "unknown key (expected one of: %s%s)", list,
+                               allow_policy_keys ? ", policy.KEY" : "");
+        }
+        return TRUE;
+}
+
+static gboolean valid_name(const char *s)
+{
+        if (!*s || strlen(s) > 64)
+                return FALSE;
+        for (const char *p = s; *p; p++)
+                if (!g_ascii_isalnum(*p) && *p != '_' && *p != '-')
+                        return FALSE;
+        return TRUE;
+}
+
+/* ---- sections ---- */
+
+static gboolean load_scenario_section(struct scenario *sc, GError **error)
+{
+        const char *g = "scenario";
+        int64_t v;
+
+        if (!g_key_file_has_group(sc->kf, g)) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "%s: no [scenario] section (a scenario needs at least [scenario] "
+                            "and one [task:NAME] section)", sc->path);
+                return FALSE;
+        }
+        if (!check_keys(sc, g, scenario_keys, FALSE, error))
+                return FALSE;
+        sc->description = get(sc, g, "description");
+        v = sc->ncpus;
+        if (!get_int(sc, g, "cpus", 1, SIM_MAX_CPUS, &v, error))
+                return FALSE;
+        sc->ncpus = (int)v;
+        v = sc->tick_hz;
+        if (!get_int(sc, g, "tick_hz", 1, 100000, &v, error))
+                return FALSE;
+        sc->tick_hz = (int)v;
+        if (!get_duration(sc, g, "duration", &sc->duration_ns, TRUE, error))
+                return FALSE;
+        if (sc->duration_ns > 1000000 * NSEC_PER_SEC)
+                return invalid(sc, error, g, "duration", "longer than 1,000,000 s of simulated time");
+        v = (int64_t)sc->seed;
+        if (!get_int(sc, g, "seed", 0, INT64_MAX, &v, error))
+                return FALSE;
+        sc->seed = (uint64_t)v;
+        g_autofree char *policy = get(sc, g, "policy");
+
+        if (policy) {
+                if (!policy_find(policy))
+                        return invalid(sc, error, g, "policy", "unknown policy '%s' (expected one of: %s)",
+                                       policy, policy_names());
+                g_free(sc->policy);
+                sc->policy = g_steal_pointer(&policy);
+        }
+        return TRUE;
+}
+
+static gboolean load_sched_section(struct scenario *sc, GError **error)
+{
+        const char *g = "sched";
+        g_autofree char *rt = NULL;
+
+        if (!check_keys(sc, g, sched_keys, FALSE, error) ||
+            !get_duration(sc, g, "rr_timeslice", &sc->rr_timeslice_ns, TRUE, error) ||
+            !get_duration(sc, g, "rt_period", &sc->rt_period_ns, TRUE, error) ||
+            !get_duration(sc, g, "sched_latency", &sc->sched_latency_ns, TRUE, error) ||
+            !get_duration(sc, g, "min_granularity", &sc->min_granularity_ns, TRUE, error) ||
+            !get_duration(sc, g, "wakeup_granularity", &sc->wakeup_granularity_ns, FALSE, error))
+                return FALSE;
+        rt = get(sc, g, "rt_runtime");
+        if (rt && strcmp(rt, "off") != 0) {
+                if (!get_duration(sc, g, "rt_runtime", &sc->rt_runtime_ns, FALSE, error))
+                        return FALSE;
+                if (sc->rt_runtime_ns > sc->rt_period_ns)
+                        return invalid(sc, error, g, "rt_runtime",
+                                       "longer than rt_period (expected off, or at most rt_period)");
+        }
+        return TRUE;
+}
+
+static gboolean load_rcu_section(struct scenario *sc, GError **error)
+{
+        const char *g = "rcu";
+        g_autofree char *limit = NULL;
+
+        if (!check_keys(sc, g, rcu_keys, FALSE, error))
+                return FALSE;
+        limit = get(sc, g, "memory_limit");
+        if (limit && strcmp(limit, "off") != 0) {
+                GError *e = NULL;
+
+                if (!units_parse_size(limit, &sc->memory_limit_bytes, &e))
+                        return invalid_from(sc, error, g, "memory_limit", e);
+                if (sc->memory_limit_bytes <= 0)
+                        return invalid(sc, error, g, "memory_limit", "must be positive, or off");
+        }
+        return get_bool(sc, g, "stop_on_oom", &sc->stop_on_oom, error) &&
+               get_sched(sc, g, "callback_thread", &sc->callback_sched, error);
+}
+
+static gboolean load_costs_section(struct scenario *sc, GError **error)
+{
+        const char *g = "costs";
+        const char *keys[COST_KIND_COUNT + 1];
+
+        for (int i = 0; i < COST_KIND_COUNT; i++) {
+                keys[i] = cost_table[i].key;
+                sc->cost_ns[i] = cost_table[i].default_ns;
+        }
+        keys[COST_KIND_COUNT] = NULL;
+        if (!check_keys(sc, g, keys, FALSE, error))
+                return FALSE;
+        for (int i = 0; i < COST_KIND_COUNT; i++) {
+                if (!get_duration(sc, g, keys[i], &sc->cost_ns[i], FALSE, error))
+                        return FALSE;
+                if (sc->cost_ns[i] > NSEC_PER_SEC)
+                        return invalid(sc, error, g, keys[i], "a cost above 1s is not plausible");
+        }
+        return TRUE;
+}
+
+static gboolean load_output_section(struct scenario *sc, GError **error)
+{
+        const char *g = "output";
+
+        if (!check_keys(sc, g, output_keys, FALSE, error) ||
+            !get_duration(sc, g, "memory_sample", &sc->memory_sample_ns, TRUE, error) ||
+            !get_int(sc, g, "max_events", 0, INT64_MAX, &sc->max_events, error))
+                return FALSE;
+        if (sc->duration_ns / sc->memory_sample_ns > 10000000)
+                return invalid(sc, error, g, "memory_sample",
+                               "more than 10,000,000 samples in the run (expected a longer interval)");
+        return TRUE;
+}
+
+static gboolean check_policy_value(struct scenario *sc, const char *group, const char *key,
+                                   const struct policy_key *pk, const char *value, GError **error)
+{
+        GError *e = NULL;
+        int64_t i;
+        gboolean b;
+        struct sched_spec s;
+        gboolean ok = TRUE;
+
+        switch (pk->type) {
+        case POLICY_KEY_DURATION:
+                ok = units_parse_duration(value, &i, &e);
+                break;
+        case POLICY_KEY_INT:
+                ok = units_parse_int(value, INT64_MIN, INT64_MAX, &i, &e);
+                break;
+        case POLICY_KEY_SCHED:
+                ok = units_parse_sched(value, &s, &e);
+                break;
+        case POLICY_KEY_BOOL:
+                ok = units_parse_bool(value, &b, &e);
+                break;
+        }
+        return ok || invalid_from(sc, error, group, key, e);
+}
+
+static gboolean load_policy_group(struct scenario *sc, const char *group,
+                                  const struct boost_policy_ops *ops, GError **error)
+{
+        g_auto(GStrv) keys = g_key_file_get_keys(sc->kf, group, NULL, NULL);
+
+        for (char **k = keys; k && *k; k++) {
+                const struct policy_key *pk = ops ? policy_key_find(ops, *k) : policy_any_key(*k);
+                g_autofree char *v = get(sc, group, *k);
+
+                if (!pk)
+                        return invalid(sc, error, group, *k, "unknown policy key (`rcuboost "
+                                       "policies` lists each policy's keys)");
+                if (!check_policy_value(sc, group, *k, pk, v, error))
+                        return FALSE;
+        }
+        return TRUE;
+}
+
+static gboolean load_task(struct scenario *sc, const char *group, GHashTable *mutex_index,
+                          int *total_tasks, GError **error)
+{
+        struct task_spec *ts = g_new0(struct task_spec, 1);
+        g_autofree char *aff = NULL;
+        g_autofree char *prog = NULL;
+        int64_t count = 1;
+        GError *e = NULL;
+
+        g_ptr_array_add(sc->tasks, ts);
+        ts->name = g_strdup(group + strlen("task:"));
+        ts->sched = (struct sched_spec){ SCHED_POLICY_NORMAL, 0 };
+        ts->stop_ns = SIM_TIME_NEVER;
+        cpumask_fill(&ts->affinity, sc->ncpus);
+        if (!valid_name(ts->name))
+                return invalid(sc, error, group, NULL, "task name '%s' must be 1-64 letters, digits, "
+                               "'_' or '-'", ts->name);
+        if (!check_keys(sc, group, task_keys, FALSE, error) ||
+            !get_sched(sc, group, "sched", &ts->sched, error) ||
+            !get_int(sc, group, "count", 1, SCENARIO_MAX_TASKS, &count, error) ||
+            !get_duration(sc, group, "start", &ts->start_ns, FALSE, error) ||
+            !get_duration(sc, group, "stop", &ts->stop_ns, FALSE, error) ||
+            !get_duration(sc, group, "period", &ts->period_ns, TRUE, error))
+                return FALSE;
+        ts->count = (int)count;
+        *total_tasks += ts->count;
+        if (*total_tasks > SCENARIO_MAX_TASKS)
+                return invalid(sc, error, group, "count", "more than %d tasks in all", SCENARIO_MAX_TASKS);
+        aff = get(sc, group, "affinity");
+        if (aff && !units_parse_affinity(aff, sc->ncpus, &ts->affinity, &e))
+                return invalid_from(sc, error, group, "affinity", e);
+        if (ts->stop_ns != SIM_TIME_NEVER && ts->stop_ns <= ts->start_ns)
+                return invalid(sc, error, group, "stop", "must be later than start");
+        prog = get(sc, group, "program");
+        if (!prog)
+                return invalid(sc, error, group, NULL, "no program (add program=..., e.g. "
+                               "program=loop { compute 1ms; sleep 1ms })");
+        ts->program = program_parse(prog, mutex_index, &e);
+        if (!ts->program)
+                return invalid_from(sc, error, group, "program", e);
+        if (ts->period_ns && ts->program->runs_forever)
+                return invalid(sc, error, group, "program", "a periodic task's program must finish "
+                               "each activation, but it contains a 'loop' (use repeat N, or drop period)");
+        return TRUE;
+}
+
+static gboolean load_event(struct scenario *sc, const char *group, GError **error)
+{
+        struct timed_event_spec *ev = g_new0(struct timed_event_spec, 1);
+        g_auto(GStrv) keys = NULL;
+        g_autofree char *at = NULL;
+        g_autofree char *aff = NULL;
+        GError *e = NULL;
+
+        g_ptr_array_add(sc->events, ev);
+        ev->name = g_strdup(group + strlen("event:"));
+        ev->policy_keys = g_ptr_array_new_with_free_func(g_free);
+        ev->policy_values = g_ptr_array_new_with_free_func(g_free);
+        if (!check_keys(sc, group, event_keys, TRUE, error))
+                return FALSE;
+        at = get(sc, group, "at");
+        if (!at)
+                return invalid(sc, error, group, NULL, "no 'at' key (when the event happens, e.g. at=2s)");
+        if (!get_duration(sc, group, "at", &ev->at_ns, FALSE, error))
+                return FALSE;
+        ev->task = get(sc, group, "task");
+        if (g_key_file_has_key(sc->kf, group, "sched", NULL)) {
+                ev->set_sched = TRUE;
+                if (!get_sched(sc, group, "sched", &ev->sched, error))
+                        return FALSE;
+        }
+        aff = get(sc, group, "affinity");
+        if (aff) {
+                ev->set_affinity = TRUE;
+                if (!units_parse_affinity(aff, sc->ncpus, &ev->affinity, &e))
+                        return invalid_from(sc, error, group, "affinity", e);
+        }
+        if ((ev->set_sched || ev->set_affinity) && !ev->task)
+                return invalid(sc, error, group, NULL, "sched and affinity need task=NAME");
+        if (ev->task && !ev->set_sched && !ev->set_affinity)
+                return invalid(sc, error, group, "task", "nothing to change (add sched= or affinity=)");
+        keys = g_key_file_get_keys(sc->kf, group, NULL, NULL);
+        for (char **k = keys; *k; k++) {
+                if (!g_str_has_prefix(*k, "policy."))
+                        continue;
+                g_autofree char *v = get(sc, group, *k);
+
+                if (!check_policy_value(sc, group, *k, policy_any_key(*k + 7), v, error))
+                        return FALSE;
+                g_ptr_array_add(ev->policy_keys, g_strdup(*k + 7));
+                g_ptr_array_add(ev->policy_values, g_steal_pointer(&v));
+        }
+        if (!ev->task && ev->policy_keys->len == 0)
+                return invalid(sc, error, group, NULL, "the event changes nothing (add task= and "
+                               "sched=, or policy.KEY=VALUE)");
+        return TRUE;
+}
+
+static gboolean apply_overrides(struct scenario *sc, const char *const *overrides, GError **error)
+{
+        for (const char *const *o = overrides; o && *o; o++) {
+                const char *eq = strchr(*o, '=');
+                const char *dot = strchr(*o, '.');
+                g_autofree char *group = NULL;
+                g_autofree char *key = NULL;
+
+                if (!eq || !dot || dot > eq || dot == *o || dot + 1 == eq) {
+                        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                    "--set %s: expected SECTION.KEY=VALUE, e.g. --set rcu.memory_limit=64MiB",
+                                    *o);
+                        return FALSE;
+                }
+                group = g_strndup(*o, dot - *o);
+                key = g_strndup(dot + 1, eq - dot - 1);
+                g_key_file_set_value(sc->kf, group, key, eq + 1);
+                g_hash_table_insert(sc->lines, line_key(group, key), GINT_TO_POINTER(LINE_FROM_SET));
+                if (!g_hash_table_contains(sc->lines, line_key(group, NULL)))
+                        g_hash_table_insert(sc->lines, line_key(group, NULL),
+                                            GINT_TO_POINTER(LINE_FROM_SET));
+        }
+        return TRUE;
+}
+
+static void task_spec_free(gpointer p)
+{
+        struct task_spec *ts = p;
+
+        g_free(ts->name);
+        program_free(ts->program);
+        g_free(ts);
+}
+
+static void event_spec_free(gpointer p)
+{
+        struct timed_event_spec *ev = p;
+
+        g_free(ev->name);
+        g_free(ev->task);
+        if (ev->policy_keys)
+                g_ptr_array_unref(ev->policy_keys);
+        if (ev->policy_values)
+                g_ptr_array_unref(ev->policy_values);
+        g_free(ev);
+}
+
+static struct scenario *scenario_alloc(const char *path)
+{
+        struct scenario *sc = g_new0(struct scenario, 1);
+        g_autofree char *base = g_path_get_basename(path);
+
+        sc->path = g_strdup(path);
+        if (g_str_has_suffix(base, ".scn"))
+                base[strlen(base) - 4] = '\0';
+        sc->name = g_strdup(base);
+        sc->ncpus = 1;
+        sc->tick_hz = 1000;
+        sc->duration_ns = 10 * NSEC_PER_SEC;
+        sc->seed = 1;
+        sc->policy = g_strdup("none");
+        sc->rr_timeslice_ns = 100 * NSEC_PER_MSEC;
+        sc->rt_runtime_ns = -1;
+        sc->rt_period_ns = NSEC_PER_SEC;
+        sc->sched_latency_ns = 6 * NSEC_PER_MSEC;
+        sc->min_granularity_ns = 750 * NSEC_PER_USEC;
+        sc->wakeup_granularity_ns = NSEC_PER_MSEC;
+        sc->stop_on_oom = TRUE;
+        sc->callback_sched = (struct sched_spec){ SCHED_POLICY_FIFO, 50 };
+        sc->memory_sample_ns = NSEC_PER_MSEC;
+        sc->tasks = g_ptr_array_new_with_free_func(task_spec_free);
+        sc->mutexes = g_ptr_array_new_with_free_func(g_free);
+        sc->events = g_ptr_array_new_with_free_func(event_spec_free);
+        sc->kf = g_key_file_new();
+        sc->lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        return sc;
+}
+
+void scenario_free(struct scenario *sc)
+{
+        if (!sc)
+                return;
+        g_free(sc->path);
+        g_free(sc->name);
+        g_free(sc->description);
+        g_free(sc->policy);
+        g_ptr_array_unref(sc->tasks);
+        g_ptr_array_unref(sc->mutexes);
+        g_ptr_array_unref(sc->events);
+        g_key_file_free(sc->kf);
+        g_hash_table_destroy(sc->lines);
+        g_free(sc);
+}
+
+static gboolean load_groups(struct scenario *sc, GError **error)
+{
+        g_auto(GStrv) groups = g_key_file_get_groups(sc->kf, NULL);
+        g_autoptr(GHashTable) mutex_index = g_hash_table_new(g_str_hash, g_str_equal);
+        int total_tasks = 0;
+        static const struct {
+                const char *name;
+                gboolean (*load)(struct scenario *, GError **);
+        } fixed[] = {
+                { "scenario", load_scenario_section }, { "sched", load_sched_section },
+                { "rcu", load_rcu_section }, { "costs", load_costs_section },
+                { "output", load_output_section },
+        };
+
+        /* [scenario] first: other sections need the CPU count and duration. */
+        for (size_t i = 0; i < G_N_ELEMENTS(fixed); i++)
+                if (!fixed[i].load(sc, error))
+                        return FALSE;
+        if (!check_keys(sc, "debug", debug_keys, FALSE, error) ||
+            !get_bool(sc, "debug", "break_grace_periods", &sc->break_grace_periods, error))
+                return FALSE;
+
+        /* Mutexes before tasks: programs refer to them by name. */
+        for (char **g = groups; *g; g++) {
+                if (!g_str_has_prefix(*g, "mutex:"))
+                        continue;
+                const char *name = *g + strlen("mutex:");
+
+                if (!valid_name(name))
+                        return invalid(sc, error, *g, NULL, "mutex name '%s' must be 1-64 letters, "
+                                       "digits, '_' or '-'", name);
+                if (!check_keys(sc, *g, mutex_keys, FALSE, error))
+                        return FALSE;
+                g_ptr_array_add(sc->mutexes, g_strdup(name));
+                g_hash_table_insert(mutex_index, g_ptr_array_index(sc->mutexes, sc->mutexes->len - 1),
+                                    GINT_TO_POINTER(sc->mutexes->len));
+        }
+        for (char **g = groups; *g; g++) {
+                gboolean fixed_group = FALSE;
+
+                for (size_t i = 0; i < G_N_ELEMENTS(fixed); i++)
+                        fixed_group |= !strcmp(*g, fixed[i].name);
+                if (fixed_group || !strcmp(*g, "debug") || g_str_has_prefix(*g, "mutex:"))
+                        continue;
+                if (g_str_has_prefix(*g, "task:")) {
+                        if (!load_task(sc, *g, mutex_index, &total_tasks, error))
+                                return FALSE;
+                } else if (g_str_has_prefix(*g, "event:")) {
+                        if (!load_event(sc, *g, error))
+                                return FALSE;
+                } else if (!strcmp(*g, "policy")) {
+                        if (!load_policy_group(sc, *g, NULL, error))
+                                return FALSE;
+                } else if (g_str_has_prefix(*g, "policy:")) {
+                        const struct boost_policy_ops *ops = policy_find(*g + strlen("policy:"));
+
+                        if (!ops)
+                                return invalid(sc, error, *g, NULL, "unknown policy '%s' (expected "
+                                               "one of: %s)", *g + strlen("policy:"), policy_names());
+                        if (!load_policy_group(sc, *g, ops, error))
+                                return FALSE;
+                } else {
+                        return invalid(sc, error, *g, NULL, "unknown section (expected scenario, "
+                                       "sched, rcu, costs, output, debug, policy, policy:NAME, "
+                                       "mutex:NAME, task:NAME or event:NAME)");
+                }
+        }
+        if (sc->tasks->len == 0) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "%s: no [task:NAME] section (a scenario needs at least one task)", sc->path);
+                return FALSE;
+        }
+        return TRUE;
+}
+
+struct scenario *scenario_load_data(const char *data, const char *path,
+                                    const char *const *overrides, GError **error)
+{
+        g_autoptr(RcbScenario) sc = scenario_alloc(path);
+        GError *e = NULL;
+
+        if (!g_utf8_validate(data, -1, NULL) || memchr(data, '\0', strlen(data)) != NULL) {
+                int line = first_bad_line(data);
+
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_SYNTAX,
+                            "%s:%d: not a text file (invalid UTF-8)", path, MAX(line, 1));
+                return NULL;
+        }
+        if (!g_key_file_load_from_data(sc->kf, data, -1, G_KEY_FILE_NONE, &e)) {
+                int line = first_bad_line(data);
+
+                if (line)
+                        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_SYNTAX,
+                                    "%s:%d: not a 'key=value', '[section]' or '# comment' line",
+                                    path, line);
+                else
+                        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_SYNTAX, "%s: %s", path,
+                                    e->message);
+                g_error_free(e);
+                return NULL;
+        }
+        index_lines(sc->lines, data);
+        if (!*g_strstrip(g_strdup(data)) && !overrides) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "%s: empty scenario file (a scenario needs at least [scenario] and "
+                            "one [task:NAME] section)", path);
+                return NULL;
+        }
+        if (!apply_overrides(sc, overrides, error) || !load_groups(sc, error))
+                return NULL;
+        return g_steal_pointer(&sc);
+}
+
+struct scenario *scenario_load(const char *path, const char *const *overrides, GError **error)
+{
+        g_autofree char *data = NULL;
+        gsize len;
+        GStatBuf st;
+        GError *e = NULL;
+
+        if (g_stat(path, &st) != 0) {
+                int err = errno;
+
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_IO, "%s: cannot read: %s", path,
+                            g_strerror(err));
+                return NULL;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_IO,
+                            "%s: not a regular file (expected a .scn scenario file)", path);
+                return NULL;
+        }
+        if (st.st_size > SCENARIO_MAX_BYTES) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_IO,
+                            "%s: %lld bytes is too large for a scenario file (limit %d MiB)", path,
+                            (long long)st.st_size, SCENARIO_MAX_BYTES >> 20);
+                return NULL;
+        }
+        if (!g_file_get_contents(path, &data, &len, &e)) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_IO, "%s", e->message);
+                g_error_free(e);
+                return NULL;
+        }
+        if (memchr(data, '\0', len)) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_SYNTAX,
+                            "%s: not a text file (contains NUL bytes)", path);
+                return NULL;
+        }
+        return scenario_load_data(data, path, overrides, error);
+}
+
+/* ---- policy parameters ---- */
+
+char *policy_param_raw(const struct policy_params *p, const char *key, char **where)
+{
+        g_autofree char *specific = g_strconcat("policy:", p->ops->name, NULL);
+        const struct policy_key *pk = policy_key_find(p->ops, key);
+        const char *groups[] = { specific, "policy" };
+
+        g_return_val_if_fail(pk != NULL, NULL);
+        for (size_t i = 0; i < G_N_ELEMENTS(groups); i++) {
+                char *v = g_key_file_get_value(p->sc->kf, groups[i], key, NULL);
+
+                if (v) {
+                        *where = scenario_where(p->sc, groups[i], key);
+                        return g_strstrip(v);
+                }
+        }
+        *where = g_strdup_printf("[policy] %s (default of policy %s)", key, p->ops->name);
+        return g_strdup(pk->default_value);
+}
+
+static gboolean param_fail(char *where, GError *cause, GError **error)
+{
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s: %s", where, cause->message);
+        g_error_free(cause);
+        g_free(where);
+        return FALSE;
+}
+
+gboolean policy_param_duration(const struct policy_params *p, const char *key, int64_t *out,
+                               GError **error)
+{
+        char *where = NULL;
+        g_autofree char *v = policy_param_raw(p, key, &where);
+        GError *e = NULL;
+
+        if (!units_parse_duration(v, out, &e))
+                return param_fail(where, e, error);
+        g_free(where);
+        return TRUE;
+}
+
+gboolean policy_param_int(const struct policy_params *p, const char *key, int64_t min, int64_t max,
+                          int64_t *out, GError **error)
+{
+        char *where = NULL;
+        g_autofree char *v = policy_param_raw(p, key, &where);
+        GError *e = NULL;
+
+        if (!units_parse_int(v, min, max, out, &e))
+                return param_fail(where, e, error);
+        g_free(where);
+        return TRUE;
+}
+
+gboolean policy_param_sched(const struct policy_params *p, const char *key, struct sched_spec *out,
+                            GError **error)
+{
+        char *where = NULL;
+        g_autofree char *v = policy_param_raw(p, key, &where);
+        GError *e = NULL;
+
+        if (!units_parse_sched(v, out, &e))
+                return param_fail(where, e, error);
+        g_free(where);
+        return TRUE;
+}
+
+gboolean policy_param_bool(const struct policy_params *p, const char *key, gboolean *out,
+                           GError **error)
+{
+        char *where = NULL;
+        g_autofree char *v = policy_param_raw(p, key, &where);
+        GError *e = NULL;
+
+        if (!units_parse_bool(v, out, &e))
+                return param_fail(where, e, error);
+        g_free(where);
+        return TRUE;
+}

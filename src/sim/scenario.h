@@ -1,0 +1,127 @@
+/* scenario.h - loading and validating scenario files.
+ *
+ * A scenario is a GKeyFile (.scn): [scenario], [sched], [rcu], [costs],
+ * [output], [policy] / [policy:NAME], [mutex:NAME], [task:NAME] and
+ * [event:NAME] sections, documented key by key in docs/scenario-format.md.
+ * The loader checks everything it can before a run starts and reports the
+ * first problem as "FILE:LINE: [section] key: what is wrong (expected ...)"
+ * in SCENARIO_ERROR.  What it returns is plain validated data; sim.c builds
+ * the engine from it.
+ */
+#ifndef RCUBOOST_SCENARIO_H
+#define RCUBOOST_SCENARIO_H
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "costs.h"
+#include "cpumask.h"
+#include "eventq.h"
+#include "program.h"
+#include "units.h"
+
+#define SCENARIO_ERROR (scenario_error_quark())
+GQuark scenario_error_quark(void);
+
+enum scenario_error {
+        SCENARIO_ERROR_IO,      /* unreadable, not a file, too large */
+        SCENARIO_ERROR_SYNTAX,  /* not a key file */
+        SCENARIO_ERROR_INVALID, /* a key or value is wrong */
+};
+
+#define SCENARIO_MAX_TASKS 100000
+#define SCENARIO_MAX_BYTES (16 * 1024 * 1024)
+
+struct task_spec {
+        char *name;
+        struct sched_spec sched;
+        struct cpumask affinity;
+        int count;                      /* copies: NAME.0 .. NAME.(count-1) when > 1 */
+        sim_time_ns start_ns;
+        sim_time_ns stop_ns;            /* SIM_TIME_NEVER: runs to the end */
+        sim_time_ns period_ns;          /* 0: not periodic */
+        struct program *program;
+};
+
+struct timed_event_spec {
+        char *name;
+        sim_time_ns at_ns;
+        char *task;                     /* NULL, or a task (all copies) to change */
+        gboolean set_sched;
+        struct sched_spec sched;
+        gboolean set_affinity;
+        struct cpumask affinity;
+        GPtrArray *policy_keys;         /* policy parameters to change: key, value pairs */
+        GPtrArray *policy_values;
+};
+
+struct scenario {
+        char *path;                     /* as given; "<built-in>" for embedded text */
+        char *name;                     /* file name without directory and .scn */
+        char *description;
+        int ncpus;
+        int tick_hz;
+        sim_time_ns duration_ns;
+        uint64_t seed;
+        char *policy;                   /* default policy for `run` */
+
+        /* [sched] */
+        sim_time_ns rr_timeslice_ns;
+        sim_time_ns rt_runtime_ns;      /* < 0: RT throttling off */
+        sim_time_ns rt_period_ns;
+        sim_time_ns sched_latency_ns;
+        sim_time_ns min_granularity_ns;
+        sim_time_ns wakeup_granularity_ns;
+
+        /* [rcu] */
+        int64_t memory_limit_bytes;     /* 0: no limit */
+        gboolean stop_on_oom;
+        struct sched_spec callback_sched;
+
+        int64_t cost_ns[COST_KIND_COUNT];
+
+        /* [output] */
+        sim_time_ns memory_sample_ns;
+        int64_t max_events;             /* 0: no budget */
+
+        /* [debug] */
+        gboolean break_grace_periods;   /* test-only: let waitzero skip the readers */
+
+        GPtrArray *tasks;               /* struct task_spec * */
+        GPtrArray *mutexes;             /* char * names, index = mutex id */
+        GPtrArray *events;              /* struct timed_event_spec * */
+
+        GKeyFile *kf;                   /* kept for policy parameters */
+        GHashTable *lines;              /* "group\nkey" -> line number */
+};
+
+/* @overrides: NULL or NULL-terminated "section.key=value" strings (--set). */
+struct scenario *scenario_load(const char *path, const char *const *overrides, GError **error);
+struct scenario *scenario_load_data(const char *data, const char *path,
+                                    const char *const *overrides, GError **error);
+void scenario_free(struct scenario *sc);
+
+/* "FILE:LINE: [group] key" for messages about a key (line omitted when unknown). */
+char *scenario_where(const struct scenario *sc, const char *group, const char *key);
+
+/* For g_autoptr(); the code itself says struct scenario. */
+typedef struct scenario RcbScenario;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RcbScenario, scenario_free)
+
+/* Policy parameters: [policy:NAME] first, then [policy], then the default
+ * declared by the policy.  Errors name the file, line and key. */
+struct policy_params {
+        const struct scenario *sc;
+        const struct boost_policy_ops *ops;
+};
+
+/* The value as written (newly allocated) and, in *where, where it came from. */
+char *policy_param_raw(const struct policy_params *p, const char *key, char **where);
+gboolean policy_param_duration(const struct policy_params *p, const char *key, int64_t *out, GError **error);
+gboolean policy_param_int(const struct policy_params *p, const char *key, int64_t min, int64_t max,
+                          int64_t *out, GError **error);
+gboolean policy_param_sched(const struct policy_params *p, const char *key, struct sched_spec *out,
+                            GError **error);
+gboolean policy_param_bool(const struct policy_params *p, const char *key, gboolean *out, GError **error);
+
+#endif

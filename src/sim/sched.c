@@ -1,0 +1,634 @@
+/* sched.c - CPUs and the priority scheduler; see sched.h. */
+#include "sched.h"
+
+#include "engine.h"
+
+/* Linux's nice-to-weight table (kernel/sched/core.c): each nice level is
+ * about 10% of CPU relative to its neighbour. */
+static const unsigned nice_weight[40] = {
+        88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+        9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+        1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+        110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+};
+#define NICE_0_WEIGHT 1024
+
+unsigned sched_spec_weight(const struct sched_spec *s)
+{
+        return s->policy == SCHED_POLICY_NORMAL ? nice_weight[s->value + 20] : NICE_0_WEIGHT;
+}
+
+static void tick_event(struct sim *sim, struct event *ev);
+static void rt_period_event(struct sim *sim, struct event *ev);
+
+static inline struct cpu *cpu_of(struct sim *sim, const struct task *t)
+{
+        return &sim->cpus[t->cpu];
+}
+
+void sched_init(struct sim *sim)
+{
+        sim->cpus = g_new0(struct cpu, sim->ncpus);
+        sim->resched = g_new0(int, sim->ncpus);
+        for (int c = 0; c < sim->ncpus; c++) {
+                struct cpu *cpu = &sim->cpus[c];
+
+                cpu->id = c;
+                heap_init(&cpu->rt_rq);
+                heap_init(&cpu->fair_rq);
+                event_init(&cpu->tick_ev, tick_event);
+        }
+        event_init(&sim->rt_period_ev, rt_period_event);
+}
+
+void sched_finish(struct sim *sim)
+{
+        for (int c = 0; c < sim->ncpus; c++) {
+                heap_finish(&sim->cpus[c].rt_rq);
+                heap_finish(&sim->cpus[c].fair_rq);
+        }
+        g_free(sim->cpus);
+        g_free(sim->resched);
+}
+
+void sched_start(struct sim *sim)
+{
+        /* Ticks on all CPUs are aligned (no skew), as in 2007 kernels. */
+        for (int c = 0; c < sim->ncpus; c++)
+                eventq_schedule(&sim->q, &sim->cpus[c].tick_ev, sim->tick_ns);
+        if (sim->sc->rt_runtime_ns >= 0)
+                eventq_schedule(&sim->q, &sim->rt_period_ev, sim->sc->rt_period_ns);
+}
+
+/* ---- run queues ---- */
+
+static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
+{
+        t->cpu = cpu->id;
+        if (task_is_rt(t)) {
+                int64_t seq = head ? --cpu->head_seq : ++cpu->tail_seq;
+
+                heap_push(&cpu->rt_rq, &t->rq_node, t->prio, seq);
+                sim->nr_rt_queued++;
+        } else {
+                heap_push(&cpu->fair_rq, &t->rq_node, 0, t->vruntime);
+                cpu->fair_weight += t->weight;
+        }
+        sim->nr_queued++;
+}
+
+static void dequeue(struct sim *sim, struct cpu *cpu, struct task *t)
+{
+        /* The heap a task sits in follows its class at enqueue time. */
+        if (t->rq_node.slot < cpu->rt_rq.n && cpu->rt_rq.v[t->rq_node.slot].node == &t->rq_node) {
+                heap_remove(&cpu->rt_rq, &t->rq_node);
+                sim->nr_rt_queued--;
+        } else {
+                heap_remove(&cpu->fair_rq, &t->rq_node);
+                cpu->fair_weight -= t->weight;
+        }
+        sim->nr_queued--;
+}
+
+static inline struct task *rq_task(struct heap_node *n)
+{
+        return n ? container_of(n, struct task, rq_node) : NULL;
+}
+
+/* The task this CPU would run next, without taking it off the queue. */
+static struct task *peek_next(struct cpu *cpu)
+{
+        if (!cpu->rt_throttled && heap_size(&cpu->rt_rq))
+                return rq_task(heap_peek(&cpu->rt_rq));
+        return rq_task(heap_peek(&cpu->fair_rq));
+}
+
+/* How urgent what a CPU runs is: its priority, or PRIO_IDLE. */
+static int cpu_rank(const struct cpu *cpu)
+{
+        return cpu->curr ? cpu->curr->prio : PRIO_IDLE;
+}
+
+static void update_min_vruntime(struct cpu *cpu)
+{
+        int64_t v = cpu->min_vruntime;
+        struct task *left = rq_task(heap_peek(&cpu->fair_rq));
+
+        if (cpu->curr && !task_is_rt(cpu->curr))
+                v = cpu->curr->vruntime;
+        if (left && (!cpu->curr || task_is_rt(cpu->curr) || left->vruntime < v))
+                v = left->vruntime;
+        if (v > cpu->min_vruntime)
+                cpu->min_vruntime = v;
+}
+
+void sched_update_curr(struct sim *sim, struct cpu *cpu)
+{
+        struct task *t = cpu->curr;
+        int64_t delta;
+
+        if (!t)
+                return;
+        delta = sim->now - t->exec_start;
+        if (delta <= 0)
+                return;
+        t->exec_start = sim->now;
+        t->sum_exec_ns += delta;
+        if (task_is_rt(t)) {
+                if (sim->sc->rt_runtime_ns >= 0)
+                        cpu->rt_time_ns += delta;
+        } else {
+                t->vruntime += delta * NICE_0_WEIGHT / t->weight;
+                update_min_vruntime(cpu);
+        }
+}
+
+/* ---- burning CPU time ---- */
+
+static void burn_stop(struct sim *sim, struct task *t)
+{
+        int64_t elapsed;
+
+        if (!event_pending(&t->run_ev))
+                return;
+        eventq_cancel(&sim->q, &t->run_ev);
+        elapsed = sim->now - t->seg_start;
+        if (elapsed <= t->overhead_ns) {
+                t->overhead_ns -= elapsed;
+        } else {
+                t->remaining_ns -= elapsed - t->overhead_ns;
+                t->overhead_ns = 0;
+        }
+        if (t->remaining_ns < 0)
+                t->remaining_ns = 0;
+}
+
+void sched_burn_start(struct sim *sim, struct task *t)
+{
+        t->seg_start = sim->now;
+        eventq_schedule(&sim->q, &t->run_ev, sim->now + t->overhead_ns + t->remaining_ns);
+}
+
+void sched_burn_extend(struct sim *sim, struct task *t, int64_t ns)
+{
+        t->overhead_ns += ns;
+        if (t->state == TASK_RUNNING && event_pending(&t->run_ev))
+                eventq_schedule(&sim->q, &t->run_ev, t->run_ev.when + ns);
+}
+
+/* ---- choosing CPUs ---- */
+
+/* Would @t, queued on @cpu, deserve that CPU more than what runs there? */
+static bool preempts(struct sim *sim, struct cpu *cpu, struct task *t)
+{
+        struct task *curr = cpu->curr;
+
+        if (task_is_rt(t) && cpu->rt_throttled)
+                return false;
+        if (!curr)
+                return true;
+        if (curr->state != TASK_RUNNING)
+                return true;    /* it is on its way out already */
+        if (task_is_rt(t) || task_is_rt(curr))
+                return t->prio < curr->prio;
+        sched_update_curr(sim, cpu);
+        return curr->vruntime - t->vruntime > sim->sc->wakeup_granularity_ns;
+}
+
+/* Where a waking RT task should go: its last CPU if it would run there at
+ * once, else the allowed CPU running the least urgent thing. */
+static int select_cpu_rt(struct sim *sim, struct task *t)
+{
+        int last = t->cpu;
+        int best = -1;
+        int best_rank = -1;
+
+        if (cpumask_test(&t->affinity, last) && !sim->cpus[last].rt_throttled &&
+            t->prio < cpu_rank(&sim->cpus[last]))
+                return last;
+        for (int c = 0; c < sim->ncpus; c++) {
+                int rank;
+
+                if (!cpumask_test(&t->affinity, c))
+                        continue;
+                rank = sim->cpus[c].rt_throttled ? -1 : cpu_rank(&sim->cpus[c]);
+                if (rank > best_rank || (rank == best_rank && c == last)) {
+                        best = c;
+                        best_rank = rank;
+                }
+        }
+        return best;
+}
+
+static int nr_on(const struct cpu *cpu)
+{
+        return (int)(heap_size(&cpu->rt_rq) + heap_size(&cpu->fair_rq)) + (cpu->curr != NULL);
+}
+
+/* Fair tasks: an idle allowed CPU (the last one first), else the last CPU,
+ * else the least loaded allowed CPU. */
+static int select_cpu_fair(struct sim *sim, struct task *t)
+{
+        int last = t->cpu;
+        int best = -1;
+
+        if (cpumask_test(&t->affinity, last) && !sim->cpus[last].curr)
+                return last;
+        for (int c = 0; c < sim->ncpus; c++)
+                if (cpumask_test(&t->affinity, c) && !sim->cpus[c].curr)
+                        return c;
+        if (cpumask_test(&t->affinity, last))
+                return last;
+        for (int c = 0; c < sim->ncpus; c++)
+                if (cpumask_test(&t->affinity, c) &&
+                    (best < 0 || nr_on(&sim->cpus[c]) < nr_on(&sim->cpus[best])))
+                        best = c;
+        return best;
+}
+
+/* Fair tasks keep their vruntime relative to the queue they join. */
+static void migrate_vruntime(struct sim *sim, struct task *t, int from, int to)
+{
+        if (from != to) {
+                t->vruntime += sim->cpus[to].min_vruntime - sim->cpus[from].min_vruntime;
+                sim->migrations++;
+        }
+}
+
+void sched_resched(struct sim *sim, int c)
+{
+        struct cpu *cpu = &sim->cpus[c];
+
+        cpu->need_resched = true;
+        if (!cpu->resched_listed) {
+                cpu->resched_listed = true;
+                sim->resched[sim->nresched++] = c;
+        }
+}
+
+void sched_wake(struct sim *sim, struct task *t)
+{
+        int from = t->cpu;
+        int c;
+
+        switch (t->state) {
+        case TASK_RUNNING:
+        case TASK_RUNNABLE:
+        case TASK_EXITED:
+                return;
+        default:
+                break;
+        }
+        /* Blocked and woken again before it left its CPU: it just goes on. */
+        if (sim->cpus[from].curr == t) {
+                t->state = TASK_RUNNING;
+                return;
+        }
+        c = task_is_rt(t) ? select_cpu_rt(sim, t) : select_cpu_fair(sim, t);
+        if (!task_is_rt(t)) {
+                struct cpu *cpu = &sim->cpus[c];
+                /* Sleeper credit: at most half a latency period behind. */
+                int64_t floor = cpu->min_vruntime - sim->sc->sched_latency_ns / 2;
+
+                migrate_vruntime(sim, t, from, c);
+                if (t->vruntime < floor)
+                        t->vruntime = floor;
+        } else if (from != c) {
+                sim->migrations++;
+        }
+        t->state = TASK_RUNNABLE;
+        enqueue(sim, &sim->cpus[c], t, false);
+        if (preempts(sim, &sim->cpus[c], t))
+                sched_resched(sim, c);
+}
+
+void sched_block(struct sim *sim, struct task *t, enum task_state state)
+{
+        t->state = state;
+        sched_resched(sim, t->cpu);
+}
+
+/* Move a queued task from @cpu to wherever it would run at once, if any. */
+static void push_task(struct sim *sim, struct cpu *cpu, struct task *t)
+{
+        bool must_move = !cpumask_test(&t->affinity, cpu->id);
+        int target = -1;
+
+        if (task_is_rt(t)) {
+                int best_rank = must_move ? -2 : t->prio;
+
+                for (int c = 0; c < sim->ncpus; c++) {
+                        int rank;
+
+                        if (c == cpu->id || !cpumask_test(&t->affinity, c) || sim->cpus[c].rt_throttled)
+                                continue;
+                        rank = cpu_rank(&sim->cpus[c]);
+                        if (rank > best_rank) {
+                                best_rank = rank;
+                                target = c;
+                        }
+                }
+        } else {
+                for (int c = 0; c < sim->ncpus && target < 0; c++)
+                        if (c != cpu->id && cpumask_test(&t->affinity, c) && !sim->cpus[c].curr)
+                                target = c;
+                if (target < 0 && must_move)
+                        target = select_cpu_fair(sim, t);
+        }
+        if (must_move && target < 0)
+                target = cpumask_first(&t->affinity);
+        if (target < 0 || target == cpu->id)
+                return;
+        dequeue(sim, cpu, t);
+        if (!task_is_rt(t))
+                migrate_vruntime(sim, t, cpu->id, target);
+        else
+                sim->migrations++;
+        enqueue(sim, &sim->cpus[target], t, false);
+        if (preempts(sim, &sim->cpus[target], t))
+                sched_resched(sim, target);
+}
+
+/* Find, on other CPUs, the most urgent queued task allowed here that beats
+ * what this CPU would run, and bring it here. */
+static void pull(struct sim *sim, struct cpu *cpu)
+{
+        struct task *local = peek_next(cpu);
+        /* Any RT task beats a fair one, whatever its nice. */
+        int local_rank = !local ? PRIO_IDLE : task_is_rt(local) ? local->prio : PRIO_MAX_RT;
+        struct task *best = NULL;
+        struct cpu *from = NULL;
+
+        if (!cpu->rt_throttled && sim->nr_rt_queued > (int)heap_size(&cpu->rt_rq)) {
+                for (int c = 0; c < sim->ncpus; c++) {
+                        struct cpu *o = &sim->cpus[c];
+
+                        if (o == cpu)
+                                continue;
+                        for (uint32_t i = 0; i < heap_size(&o->rt_rq); i++) {
+                                struct task *t = rq_task(heap_slot_at(&o->rt_rq, i)->node);
+
+                                if (t->prio < local_rank && cpumask_test(&t->affinity, cpu->id) &&
+                                    (!best || t->prio < best->prio)) {
+                                        best = t;
+                                        from = o;
+                                }
+                        }
+                }
+        }
+        if (!best && local_rank == PRIO_IDLE && sim->nr_queued > 0) {
+                /* Idle balance: take the leftmost allowed fair task from the
+                 * busiest CPU that has one waiting. */
+                for (int c = 0; c < sim->ncpus; c++) {
+                        struct cpu *o = &sim->cpus[c];
+
+                        if (o == cpu || (from && heap_size(&o->fair_rq) <= heap_size(&from->fair_rq)))
+                                continue;
+                        struct task *cand = NULL;
+
+                        for (uint32_t i = 0; i < heap_size(&o->fair_rq); i++) {
+                                struct task *t = rq_task(heap_slot_at(&o->fair_rq, i)->node);
+
+                                if (cpumask_test(&t->affinity, cpu->id) &&
+                                    (!cand || t->vruntime < cand->vruntime))
+                                        cand = t;
+                        }
+                        if (cand) {
+                                best = cand;
+                                from = o;
+                        }
+                }
+        }
+        if (!best)
+                return;
+        dequeue(sim, from, best);
+        if (!task_is_rt(best))
+                migrate_vruntime(sim, best, from->id, cpu->id);
+        else
+                sim->migrations++;
+        enqueue(sim, cpu, best, false);
+}
+
+/* The scheduler proper, on one CPU. */
+static void schedule(struct sim *sim, struct cpu *cpu)
+{
+        struct task *prev = cpu->curr;
+        struct task *next;
+
+        cpu->need_resched = false;
+        if (prev) {
+                sched_update_curr(sim, cpu);
+                burn_stop(sim, prev);
+                cpu->curr = NULL;
+                if (prev->state == TASK_RUNNING) {
+                        /* Preempted: an RT task keeps its place at the head
+                         * unless its RR slice ran out. */
+                        bool head = task_is_rt(prev) && prev->rr_ticks_left > 0;
+
+                        prev->state = TASK_RUNNABLE;
+                        prev->preempted = true;
+                        enqueue(sim, cpu, prev, head);
+                } else {
+                        prev->preempted = false;
+                }
+        }
+        pull(sim, cpu);
+        next = peek_next(cpu);
+        if (next)
+                dequeue(sim, cpu, next);
+
+        if (prev && next == prev) {
+                prev->state = TASK_RUNNING;
+                prev->preempted = false;
+                cpu->curr = prev;
+                prev->exec_start = sim->now;
+                sched_burn_start(sim, prev);
+                return;
+        }
+        if (prev) {
+                cpu->nr_switches++;
+                if (prev->rcu_nesting > 0 &&
+                    (prev->state == TASK_RUNNABLE || prev->state == TASK_BLOCKED))
+                        rcu_note_switch_out(sim, prev, prev->state == TASK_RUNNABLE
+                                            ? RCU_BLOCK_PREEMPTED : RCU_BLOCK_MUTEX);
+                if (prev->state == TASK_RUNNABLE)
+                        push_task(sim, cpu, prev);
+        }
+        if (!next) {
+                /* What the CPU was charged is absorbed by idle time. */
+                cpu->pending_overhead_ns = 0;
+                cpu->idle_since = sim->now;
+                return;
+        }
+        if (!prev)
+                cpu->idle_ns += sim->now - cpu->idle_since;
+        sim_charge_cpu(sim, cpu->id, COST_CONTEXT_SWITCH, 1, COST_PATH_SCHED);
+        cpu->curr = next;
+        next->state = TASK_RUNNING;
+        next->cpu = cpu->id;
+        next->exec_start = sim->now;
+        next->picked_at = sim->now;
+        next->overhead_ns += cpu->pending_overhead_ns;
+        cpu->pending_overhead_ns = 0;
+        if (next->rr_ticks_left <= 0)
+                next->rr_ticks_left = (int)MAX(1, sim->sc->rr_timeslice_ns / sim->tick_ns);
+        if (!task_is_rt(next))
+                update_min_vruntime(cpu);
+        sched_burn_start(sim, next);
+}
+
+void sched_flush(struct sim *sim)
+{
+        while (sim->nresched > 0) {
+                struct cpu *cpu = &sim->cpus[sim->resched[--sim->nresched]];
+
+                cpu->resched_listed = false;
+                if (cpu->need_resched)
+                        schedule(sim, cpu);
+        }
+}
+
+/* ---- priorities ---- */
+
+bool sched_update_prio(struct sim *sim, struct task *t)
+{
+        int p = MIN(t->normal_prio, t->boost_prio);
+        int pi = mutex_pi_prio(t);
+        struct cpu *cpu = cpu_of(sim, t);
+
+        p = MIN(p, pi);
+        if (p == t->prio)
+                return false;
+        bool worse = p > t->prio;
+
+        switch (t->state) {
+        case TASK_RUNNABLE:
+                dequeue(sim, cpu, t);
+                t->prio = p;
+                enqueue(sim, cpu, t, false);
+                if (preempts(sim, cpu, t))
+                        sched_resched(sim, cpu->id);
+                else
+                        push_task(sim, cpu, t);
+                break;
+        case TASK_RUNNING:
+                t->prio = p;
+                if (worse) {
+                        struct task *n = peek_next(cpu);
+
+                        /* Dropping to the fair class: let vruntime decide. */
+                        if (n && (n->prio < p || p >= PRIO_MAX_RT))
+                                sched_resched(sim, cpu->id);
+                }
+                break;
+        case TASK_BLOCKED:
+                t->prio = p;
+                mutex_waiter_prio_changed(sim, t);
+                break;
+        default:
+                t->prio = p;
+                break;
+        }
+        return true;
+}
+
+void sched_set_boost_prio(struct sim *sim, struct task *t, int prio)
+{
+        t->boost_prio = prio;
+        sched_update_prio(sim, t);
+}
+
+void sched_set_class(struct sim *sim, struct task *t, const struct sched_spec *spec)
+{
+        t->sched = *spec;
+        t->normal_prio = sched_spec_prio(spec);
+        t->weight = sched_spec_weight(spec);
+        t->rr_ticks_left = 0;
+        if (!sched_update_prio(sim, t) && t->state == TASK_RUNNING)
+                sched_resched(sim, t->cpu);
+}
+
+void sched_set_affinity(struct sim *sim, struct task *t, const struct cpumask *mask)
+{
+        t->affinity = *mask;
+        if (cpumask_test(mask, t->cpu))
+                return;
+        if (t->state == TASK_RUNNING) {
+                sched_resched(sim, t->cpu);     /* schedule() pushes it away */
+        } else if (t->state == TASK_RUNNABLE) {
+                push_task(sim, cpu_of(sim, t), t);
+        } else {
+                t->cpu = cpumask_first(mask);   /* where it wakes */
+        }
+}
+
+/* ---- the tick ---- */
+
+void sched_tick(struct sim *sim, struct cpu *cpu)
+{
+        struct task *curr = cpu->curr;
+
+        if (!curr || curr->state != TASK_RUNNING)
+                return;
+        sched_update_curr(sim, cpu);
+        if (task_is_rt(curr)) {
+                if (curr->sched.policy == SCHED_POLICY_RR && --curr->rr_ticks_left <= 0) {
+                        struct task *n = rq_task(heap_peek(&cpu->rt_rq));
+
+                        /* Requeue at the tail only if someone of equal priority waits. */
+                        if (n && n->prio <= curr->prio)
+                                sched_resched(sim, cpu->id);
+                        else
+                                curr->rr_ticks_left = (int)MAX(1, sim->sc->rr_timeslice_ns / sim->tick_ns);
+                }
+                if (sim->sc->rt_runtime_ns >= 0 && !cpu->rt_throttled &&
+                    cpu->rt_time_ns > sim->sc->rt_runtime_ns) {
+                        cpu->rt_throttled = true;
+                        sched_resched(sim, cpu->id);
+                }
+        } else if (heap_size(&cpu->fair_rq)) {
+                int64_t total = cpu->fair_weight + curr->weight;
+                int64_t slice = sim->sc->sched_latency_ns * curr->weight / total;
+                struct task *left = rq_task(heap_peek(&cpu->fair_rq));
+
+                if (slice < sim->sc->min_granularity_ns)
+                        slice = sim->sc->min_granularity_ns;
+                if (sim->now - curr->picked_at >= slice || curr->vruntime - left->vruntime > slice)
+                        sched_resched(sim, cpu->id);
+        }
+}
+
+static void tick_event(struct sim *sim, struct event *ev)
+{
+        struct cpu *cpu = container_of(ev, struct cpu, tick_ev);
+
+        sched_tick(sim, cpu);
+        rcu_tick(sim, cpu->id);
+        if (sim->policy->tick)
+                sim->policy->tick(sim->pol, cpu->id);
+        eventq_schedule(&sim->q, ev, sim->now + sim->tick_ns);
+}
+
+static void rt_period_event(struct sim *sim, struct event *ev)
+{
+        for (int c = 0; c < sim->ncpus; c++) {
+                struct cpu *cpu = &sim->cpus[c];
+
+                sched_update_curr(sim, cpu);
+                cpu->rt_time_ns = MAX(0, cpu->rt_time_ns - sim->sc->rt_runtime_ns);
+                if (cpu->rt_throttled && cpu->rt_time_ns < sim->sc->rt_runtime_ns) {
+                        cpu->rt_throttled = false;
+                        sched_resched(sim, c);
+                }
+        }
+        eventq_schedule(&sim->q, ev, sim->now + sim->sc->rt_period_ns);
+}
+
+char *sched_describe_prio(int prio)
+{
+        if (prio < PRIO_MAX_RT)
+                return g_strdup_printf("rt:%d", 99 - prio);
+        if (prio == PRIO_IDLE)
+                return g_strdup("idle");
+        return g_strdup_printf("normal:%d", prio - PRIO_NICE_0);
+}

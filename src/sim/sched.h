@@ -1,0 +1,100 @@
+/* sched.h - CPUs and the priority scheduler.
+ *
+ * Per-CPU run queues as in Linux: a real-time queue ordered by priority
+ * then FIFO (a preempted task keeps its place at the head, an RR task whose
+ * slice ran out goes to the tail) and a fair queue ordered by virtual
+ * runtime with nice weights.  Real-time tasks are pushed to, and pulled by,
+ * CPUs running something less urgent, and an idle CPU pulls any waiting
+ * task its affinity allows, so at every instant the most urgent runnable
+ * tasks run where affinity lets them.
+ *
+ * A task's effective priority is the most urgent of its own (normal)
+ * priority, what the boost policy lends it and what priority inheritance
+ * lends it; sched_update_prio() recomputes it and moves the task wherever it
+ * is queued (a run queue, or a mutex's wait list, propagating along the
+ * chain of owners).
+ *
+ * Rescheduling is deferred: sched_resched() marks a CPU and the event loop
+ * runs the scheduler on marked CPUs after each event, so a hook never runs
+ * the scheduler underneath its caller.
+ */
+#ifndef RCUBOOST_SCHED_H
+#define RCUBOOST_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "eventq.h"
+#include "heap.h"
+#include "task.h"
+
+struct sim;
+
+struct cpu {
+        int id;
+        struct task *curr;
+        struct heap rt_rq;              /* queued RT-class tasks */
+        struct heap fair_rq;            /* queued fair-class tasks */
+        int64_t head_seq;               /* decreasing: queue at the head */
+        int64_t tail_seq;               /* increasing: queue at the tail */
+        int64_t fair_weight;            /* of queued fair tasks */
+        int64_t min_vruntime;
+        bool need_resched;
+        bool resched_listed;
+        int64_t pending_overhead_ns;    /* charged to the CPU, paid by the next task */
+
+        /* RT throttling: RT time used in the current period. */
+        int64_t rt_time_ns;
+        bool rt_throttled;
+
+        struct event tick_ev;
+        uint64_t nr_switches;
+        int64_t idle_since;
+        int64_t idle_ns;
+};
+
+void sched_init(struct sim *sim);
+void sched_finish(struct sim *sim);
+/* Schedule the first ticks and the RT period timer. */
+void sched_start(struct sim *sim);
+
+/* Make a sleeping, waiting, blocked or new task runnable. */
+void sched_wake(struct sim *sim, struct task *t);
+/* The running task @t stops running: it now sleeps/blocks/waits/exits. */
+void sched_block(struct sim *sim, struct task *t, enum task_state state);
+/* Ask for the scheduler to run on @cpu after the current event. */
+void sched_resched(struct sim *sim, int cpu);
+/* Run the scheduler on every CPU that asked; called by the event loop. */
+void sched_flush(struct sim *sim);
+
+/* @t is on its CPU with nothing left to burn: start burning its overhead
+ * plus remaining_ns (or ask to be stepped at once when both are zero). */
+void sched_burn_start(struct sim *sim, struct task *t);
+/* Account CPU time of the running @t up to now without stopping it. */
+void sched_update_curr(struct sim *sim, struct cpu *cpu);
+/* Extend a burn in progress by @ns (a cost charged to a running task). */
+void sched_burn_extend(struct sim *sim, struct task *t, int64_t ns);
+
+/* Recompute @t's effective priority and move it accordingly.  Returns true
+ * if it changed. */
+bool sched_update_prio(struct sim *sim, struct task *t);
+/* The boost policy's contribution (PRIO_NONE to drop it). */
+void sched_set_boost_prio(struct sim *sim, struct task *t, int prio);
+void sched_set_class(struct sim *sim, struct task *t, const struct sched_spec *spec);
+void sched_set_affinity(struct sim *sim, struct task *t, const struct cpumask *mask);
+
+/* Scheduler part of the scheduling-clock tick. */
+void sched_tick(struct sim *sim, struct cpu *cpu);
+
+static inline bool sched_need_resched(const struct cpu *cpu)
+{
+        return cpu->need_resched;
+}
+
+/* Fair-class load weight of a nice level (1024 at nice 0). */
+unsigned sched_spec_weight(const struct sched_spec *s);
+
+/* "fifo:50", "normal:0", "boosted fifo:48 (normal:19)" for messages. */
+char *sched_describe_prio(int prio);
+
+#endif

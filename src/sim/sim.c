@@ -1,0 +1,516 @@
+/* sim.c - building a simulation, the event loop and the results; see sim.h. */
+#include "sim.h"
+
+#include <string.h>
+
+#include "engine.h"
+
+static void end_event(struct sim *sim, struct event *ev);
+static void sample_event(struct sim *sim, struct event *ev);
+static void timed_event(struct sim *sim, struct event *ev);
+
+/* ---- costs ---- */
+
+void sim_charge_task(struct sim *sim, struct task *t, enum cost_kind kind, int n, enum cost_path path)
+{
+        int64_t ns = sim->cost_ns[kind] * n;
+
+        sim->cost_count[kind] += (uint64_t)n;
+        sim->cost_total_ns[kind] += ns;
+        sim->path_total_ns[path] += ns;
+        if (ns)
+                sched_burn_extend(sim, t, ns);
+}
+
+void sim_charge_cpu(struct sim *sim, int cpu, enum cost_kind kind, int n, enum cost_path path)
+{
+        int64_t ns = sim->cost_ns[kind] * n;
+
+        sim->cost_count[kind] += (uint64_t)n;
+        sim->cost_total_ns[kind] += ns;
+        sim->path_total_ns[path] += ns;
+        sim->cpus[cpu].pending_overhead_ns += ns;
+}
+
+/* ---- tasks ---- */
+
+static void task_set_sched(struct task *t, const struct sched_spec *spec, const struct cpumask *aff)
+{
+        t->sched = *spec;
+        t->normal_prio = sched_spec_prio(spec);
+        t->prio = t->normal_prio;
+        t->weight = sched_spec_weight(spec);
+        t->affinity = *aff;
+        t->cpu = cpumask_first(aff);
+}
+
+struct task *sim_kthread_create(struct sim *sim, const char *name, const struct sched_spec *sched,
+                                const struct cpumask *affinity, task_step_fn step, void *data,
+                                bool start)
+{
+        struct task *t = task_new_kthread(sim, name, step, data);
+
+        task_set_sched(t, sched, affinity);
+        if (start)
+                eventq_schedule(&sim->q, &t->timer_ev, sim->now);
+        else
+                t->state = TASK_WAITING;
+        return t;
+}
+
+static gboolean task_matches(const struct task *t, const char *name)
+{
+        size_t n = strlen(name);
+
+        if (strncmp(t->name, name, n) != 0)
+                return FALSE;
+        if (t->name[n] == '\0')
+                return TRUE;
+        /* Copies made by count=N are NAME.0, NAME.1, ... */
+        if (t->name[n] != '.' || !t->name[n + 1])
+                return FALSE;
+        for (const char *p = t->name + n + 1; *p; p++)
+                if (!g_ascii_isdigit(*p))
+                        return FALSE;
+        return TRUE;
+}
+
+static void create_tasks(struct sim *sim)
+{
+        const struct scenario *sc = sim->sc;
+
+        for (guint i = 0; i < sc->tasks->len; i++) {
+                const struct task_spec *ts = g_ptr_array_index(sc->tasks, i);
+
+                for (int k = 0; k < ts->count; k++) {
+                        g_autofree char *name = ts->count > 1 ? g_strdup_printf("%s.%d", ts->name, k)
+                                                              : g_strdup(ts->name);
+                        struct task *t = task_new_scripted(sim, name, ts->program, sim->seed);
+
+                        task_set_sched(t, &ts->sched, &ts->affinity);
+                        t->start_ns = ts->start_ns;
+                        t->stop_ns = ts->stop_ns;
+                        t->period_ns = ts->period_ns;
+                        if (t->period_ns) {
+                                t->wakeup = g_new0(struct latency_stat, 1);
+                                latency_stat_init(t->wakeup);
+                                t->release_ns = t->start_ns;
+                                t->awaiting_release = true;
+                        }
+                        eventq_schedule(&sim->q, &t->timer_ev, t->start_ns);
+                }
+        }
+}
+
+/* ---- building ---- */
+
+static gboolean open_outputs(struct sim *sim, GError **error)
+{
+        sim->memory_out = outfile_open(sim->out_dir, "memory.csv", error);
+        if (!sim->memory_out)
+                return FALSE;
+        fputs("time_ns,bytes,callbacks\n", outfile_stream(sim->memory_out));
+        sim->gp_out = outfile_open(sim->out_dir, "gp.csv", error);
+        if (!sim->gp_out)
+                return FALSE;
+        sim->rcu.gp_csv = outfile_stream(sim->gp_out);
+        fputs("gp,start_ns,end_ns,duration_ns,waitack_ns,waitzero_ns,waitmb_ns\n", sim->rcu.gp_csv);
+        return TRUE;
+}
+
+static gboolean check_events(struct sim *sim, GError **error)
+{
+        for (int i = 0; i < sim->ntimed; i++) {
+                const struct timed_event_spec *es = sim->timed[i].spec;
+                gboolean found = FALSE;
+                g_autofree char *group = g_strconcat("event:", es->name, NULL);
+
+                if (!es->task)
+                        continue;
+                for (guint k = 0; k < sim->tasks->len && !found; k++)
+                        found = task_matches(sim_task(sim, (int)k), es->task);
+                if (!found) {
+                        g_autofree char *where = scenario_where(sim->sc, group, "task");
+
+                        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                    "%s: no task named '%s' (tasks come from [task:NAME] sections, "
+                                    "plus rcu_cb/N and the policy's threads)", where, es->task);
+                        return FALSE;
+                }
+        }
+        return TRUE;
+}
+
+struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error)
+{
+        struct sim *sim = g_new0(struct sim, 1);
+        const char *policy = opts && opts->policy ? opts->policy : sc->policy;
+        struct policy_params params = { .sc = sc };
+
+        sim->sc = sc;
+        sim->seed = opts && opts->seed_set ? opts->seed : sc->seed;
+        sim->ncpus = sc->ncpus;
+        sim->end_ns = sc->duration_ns;
+        sim->tick_ns = MAX(1, NSEC_PER_SEC / sc->tick_hz);
+        memcpy(sim->cost_ns, sc->cost_ns, sizeof(sim->cost_ns));
+        sim->end_reason = "running";
+        eventq_init(&sim->q);
+        sim->tasks = g_ptr_array_new_with_free_func((GDestroyNotify)task_free);
+        oracle_init(&sim->oracle);
+        latency_stat_init(&sim->rt_wakeup);
+        sched_init(sim);
+        rcu_init(sim);
+        event_init(&sim->end_ev, end_event);
+        event_init(&sim->sample_ev, sample_event);
+
+        sim->policy = policy_find(policy);
+        if (!sim->policy) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "unknown policy '%s' (expected one of: %s)", policy, policy_names());
+                goto fail;
+        }
+        sim->nmutexes = (int)sc->mutexes->len;
+        sim->mutexes = g_new0(struct mutex, MAX(1, sim->nmutexes));
+        for (int i = 0; i < sim->nmutexes; i++)
+                mutex_init(&sim->mutexes[i], i, g_ptr_array_index(sc->mutexes, i));
+
+        create_tasks(sim);
+        rcu_start(sim);
+        params.ops = sim->policy;
+        sim->pol = sim->policy->create(sim, &params, error);
+        if (!sim->pol)
+                goto fail;
+
+        sim->ntimed = (int)sc->events->len;
+        sim->timed = g_new0(struct timed_event, MAX(1, sim->ntimed));
+        for (int i = 0; i < sim->ntimed; i++) {
+                sim->timed[i].spec = g_ptr_array_index(sc->events, i);
+                event_init(&sim->timed[i].ev, timed_event);
+                eventq_schedule(&sim->q, &sim->timed[i].ev, sim->timed[i].spec->at_ns);
+        }
+        if (!check_events(sim, error))
+                goto fail;
+        if (opts && opts->out_dir) {
+                sim->out_dir = g_strdup(opts->out_dir);
+                if (!open_outputs(sim, error))
+                        goto fail;
+        }
+        sched_start(sim);
+        eventq_schedule(&sim->q, &sim->sample_ev, 0);
+        eventq_schedule(&sim->q, &sim->end_ev, sim->end_ns);
+        return sim;
+fail:
+        sim_free(sim);
+        return NULL;
+}
+
+void sim_free(struct sim *sim)
+{
+        if (!sim)
+                return;
+        if (sim->pol && sim->policy->destroy)
+                sim->policy->destroy(sim->pol);
+        outfile_abort(sim->memory_out);
+        outfile_abort(sim->gp_out);
+        rcu_finish(sim);
+        sched_finish(sim);
+        for (int i = 0; i < sim->nmutexes; i++)
+                mutex_finish(&sim->mutexes[i]);
+        g_free(sim->mutexes);
+        g_ptr_array_unref(sim->tasks);
+        oracle_finish(&sim->oracle);
+        latency_stat_finish(&sim->rt_wakeup);
+        eventq_finish(&sim->q);
+        g_free(sim->timed);
+        g_free(sim->out_dir);
+        if (sim->report)
+                report_free(sim->report);
+        g_clear_error(&sim->run_error);
+        g_free(sim);
+}
+
+/* ---- the event loop ---- */
+
+void sim_stop(struct sim *sim, const char *reason, GError *error)
+{
+        if (sim->stopping) {
+                if (error)
+                        g_error_free(error);
+                return;
+        }
+        sim->stopping = true;
+        sim->end_reason = reason;
+        sim->run_error = error;
+}
+
+void sim_run_until(struct sim *sim, int64_t t_ns)
+{
+        int64_t budget = sim->sc->max_events;
+
+        while (!sim->stopping && eventq_next_time(&sim->q) <= t_ns) {
+                struct event *ev = eventq_pop(&sim->q);
+
+                sim->now = ev->when;
+                ev->fn(sim, ev);
+                sched_flush(sim);
+                if (budget && sim->q.fired >= (uint64_t)budget)
+                        sim_stop(sim, "event-budget", NULL);
+        }
+        if (!sim->stopping && sim->now < t_ns)
+                sim->now = MIN(t_ns, sim->end_ns);
+}
+
+void sim_run(struct sim *sim)
+{
+        sim_run_until(sim, sim->end_ns);
+}
+
+static void end_event(struct sim *sim, struct event *ev)
+{
+        (void)ev;
+        sim_stop(sim, "duration", NULL);
+}
+
+void sim_sample_memory(struct sim *sim)
+{
+        if (sim->memory_out)
+                fprintf(outfile_stream(sim->memory_out), "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+                        ",%" G_GINT64_FORMAT "\n", (gint64)sim->now, (gint64)sim->rcu.memory_bytes,
+                        (gint64)sim->rcu.outstanding);
+}
+
+static void sample_event(struct sim *sim, struct event *ev)
+{
+        sim_sample_memory(sim);
+        eventq_schedule(&sim->q, ev, sim->now + sim->sc->memory_sample_ns);
+}
+
+static void timed_event(struct sim *sim, struct event *ev)
+{
+        const struct timed_event_spec *es = container_of(ev, struct timed_event, ev)->spec;
+
+        if (es->task) {
+                for (guint i = 0; i < sim->tasks->len; i++) {
+                        struct task *t = sim_task(sim, (int)i);
+
+                        if (!task_matches(t, es->task) || t->state == TASK_EXITED)
+                                continue;
+                        if (es->set_affinity)
+                                sched_set_affinity(sim, t, &es->affinity);
+                        if (es->set_sched) {
+                                sched_set_class(sim, t, &es->sched);
+                                if (sim->policy->setscheduler)
+                                        sim->policy->setscheduler(sim->pol, t);
+                        }
+                }
+        }
+        for (guint i = 0; i < es->policy_keys->len; i++) {
+                const char *key = g_ptr_array_index(es->policy_keys, i);
+                const char *value = g_ptr_array_index(es->policy_values, i);
+                GError *e = NULL;
+
+                if (!sim->policy->set_param) {
+                        e = g_error_new(SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                        "policy %s has no parameters to change at run time",
+                                        sim->policy->name);
+                } else if (!sim->policy->set_param(sim->pol, key, value, &e)) {
+                        /* e is set by the policy */
+                }
+                if (e) {
+                        g_autofree char *group = g_strconcat("event:", es->name, NULL);
+                        g_autofree char *k = g_strconcat("policy.", key, NULL);
+                        g_autofree char *where = scenario_where(sim->sc, group, k);
+
+                        sim_stop(sim, "error", g_error_new(SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                                           "%s: %s", where, e->message));
+                        g_error_free(e);
+                        return;
+                }
+        }
+}
+
+/* ---- results ---- */
+
+static void build_report(struct sim *sim)
+{
+        struct report *r = report_new();
+        char key[128];
+        uint64_t switches = 0;
+        int64_t activations = 0, overruns = 0;
+
+        sim->report = r;
+        report_string(r, "scenario", sim->sc->name);
+        report_string(r, "scenario_path", sim->sc->path);
+        report_string(r, "policy", sim->policy->name);
+        report_int(r, "seed", (int64_t)sim->seed);
+        report_bool(r, "complete", sim->run_error == NULL && strcmp(sim->end_reason, "event-budget") != 0);
+        report_string(r, "end_reason", sim->end_reason);
+        if (sim->run_error)
+                report_string(r, "error", sim->run_error->message);
+        report_int(r, "sim_time_ns", sim->now);
+        report_int(r, "duration_ns", sim->end_ns);
+        report_int(r, "events", (int64_t)sim->q.fired);
+        report_int(r, "cpus", sim->ncpus);
+        report_int(r, "tasks", (int64_t)sim->tasks->len);
+        report_int(r, "safety_violations", sim->oracle.violations);
+        rcu_report(sim, r);
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                const struct task *t = sim_task(sim, (int)i);
+
+                activations += (int64_t)t->activations;
+                overruns += (int64_t)t->overruns;
+        }
+        report_latency(r, "rt_wakeup_latency", &sim->rt_wakeup);
+        report_int(r, "rt.activations", activations);
+        report_int(r, "rt.overruns", overruns);
+        for (int c = 0; c < sim->ncpus; c++)
+                switches += sim->cpus[c].nr_switches;
+        report_int(r, "sched.context_switches", (int64_t)switches);
+        report_int(r, "sched.migrations", (int64_t)sim->migrations);
+        for (int k = 0; k < COST_KIND_COUNT; k++) {
+                g_snprintf(key, sizeof(key), "costs.%s.count", cost_table[k].key);
+                report_int(r, key, (int64_t)sim->cost_count[k]);
+                g_snprintf(key, sizeof(key), "costs.%s.ns", cost_table[k].key);
+                report_int(r, key, sim->cost_total_ns[k]);
+        }
+        for (int p = 0; p < COST_PATH_COUNT; p++) {
+                g_snprintf(key, sizeof(key), "costs.by_path.%s_ns", cost_path_names[p]);
+                report_int(r, key, sim->path_total_ns[p]);
+        }
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                const struct task *t = sim_task(sim, (int)i);
+
+                if (t->kthread) {
+                        g_snprintf(key, sizeof(key), "kthreads.%s.cpu_ns", t->name);
+                        report_int(r, key, t->sum_exec_ns);
+                }
+        }
+        if (sim->policy->report)
+                sim->policy->report(sim->pol, r);
+}
+
+static gboolean write_summary(struct sim *sim, GError **error)
+{
+        struct outfile *o = outfile_open(sim->out_dir, "summary.json", error);
+
+        if (!o)
+                return FALSE;
+        report_write_json(sim->report, outfile_stream(o));
+        return outfile_commit(o, error);
+}
+
+static gboolean write_latency(struct sim *sim, GError **error)
+{
+        struct outfile *o = outfile_open(sim->out_dir, "latency.csv", error);
+        FILE *f;
+
+        if (!o)
+                return FALSE;
+        f = outfile_stream(o);
+        fputs("task,lo_ns,hi_ns,count\n", f);
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                const struct task *t = sim_task(sim, (int)i);
+
+                if (t->wakeup)
+                        latency_stat_write_bins(t->wakeup, f, t->name);
+        }
+        return outfile_commit(o, error);
+}
+
+gboolean sim_finish(struct sim *sim, GError **error)
+{
+        gboolean ok = TRUE;
+        GError *e = NULL;
+
+        for (int c = 0; c < sim->ncpus; c++)
+                sched_update_curr(sim, &sim->cpus[c]);
+        build_report(sim);
+        if (sim->out_dir) {
+                sim_sample_memory(sim);
+                ok = outfile_commit(g_steal_pointer(&sim->memory_out), &e) &&
+                     (sim->rcu.gp_csv = NULL, outfile_commit(g_steal_pointer(&sim->gp_out), &e)) &&
+                     write_latency(sim, &e) && write_summary(sim, &e);
+                if (!ok) {
+                        g_propagate_error(error, e);
+                        return FALSE;
+                }
+        }
+        if (sim->run_error) {
+                g_set_error_literal(error, sim->run_error->domain, sim->run_error->code,
+                                    sim->run_error->message);
+                return FALSE;
+        }
+        return TRUE;
+}
+
+const struct report *sim_report(const struct sim *sim)
+{
+        return sim->report;
+}
+
+int64_t sim_now(const struct sim *sim)
+{
+        return sim->now;
+}
+
+int64_t sim_safety_violations(const struct sim *sim)
+{
+        return sim->oracle.violations;
+}
+
+const char *const *sim_violation_details(const struct sim *sim)
+{
+        /* Keep a NULL at the end for callers that iterate. */
+        if (sim->oracle.details->len == 0 || g_ptr_array_index(sim->oracle.details,
+                                                                sim->oracle.details->len - 1) != NULL)
+                g_ptr_array_add(sim->oracle.details, NULL);
+        return (const char *const *)sim->oracle.details->pdata;
+}
+
+static char *fmt_dur(const struct report *r, const char *key)
+{
+        double v = 0;
+
+        report_lookup(r, key, &v);
+        return units_format_duration((int64_t)v);
+}
+
+void sim_print_summary(const struct sim *sim, FILE *f)
+{
+        const struct report *r = sim->report;
+        double v;
+        g_autofree char *peak = units_format_size(sim->rcu.peak_memory_bytes);
+        g_autofree char *simt = units_format_duration(sim->now);
+
+        fprintf(f, "scenario %s, policy %s, seed %" G_GUINT64_FORMAT ": %s after %s simulated, "
+                "%" G_GUINT64_FORMAT " events\n", sim->sc->name, sim->policy->name, sim->seed,
+                sim->end_reason, simt, sim->q.fired);
+        if (sim->rcu.oom) {
+                g_autofree char *when = units_format_duration(sim->rcu.oom_ns);
+                g_autofree char *bytes = units_format_size(sim->rcu.oom_bytes);
+
+                fprintf(f, "  OUT OF MEMORY at %s: %s waiting on RCU\n", when, bytes);
+        }
+        fprintf(f, "  memory waiting on RCU: peak %s; grace periods: %" G_GINT64_FORMAT "\n", peak,
+                sim->rcu.gp_completed);
+        static const struct { const char *label, *prefix; } lat[] = {
+                { "grace period", "gp_latency" }, { "call_rcu->invoke", "callback_latency" },
+                { "synchronize_rcu", "sync_latency" }, { "RT wake-up", "rt_wakeup_latency" },
+        };
+        for (size_t i = 0; i < G_N_ELEMENTS(lat); i++) {
+                char k[96];
+
+                g_snprintf(k, sizeof(k), "%s.count", lat[i].prefix);
+                if (!report_lookup(r, k, &v) || v == 0)
+                        continue;
+                g_snprintf(k, sizeof(k), "%s.p50_ns", lat[i].prefix);
+                g_autofree char *p50 = fmt_dur(r, k);
+                g_snprintf(k, sizeof(k), "%s.p99_ns", lat[i].prefix);
+                g_autofree char *p99 = fmt_dur(r, k);
+                g_snprintf(k, sizeof(k), "%s.max_ns", lat[i].prefix);
+                g_autofree char *max = fmt_dur(r, k);
+
+                fprintf(f, "  %-17s p50 %-9s p99 %-9s max %s  (%.0f)\n", lat[i].label, p50, p99, max, v);
+        }
+        fprintf(f, "  safety violations: %" G_GINT64_FORMAT "\n", sim->oracle.violations);
+}

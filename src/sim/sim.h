@@ -1,0 +1,52 @@
+/* sim.h - running a scenario: the engine's public face.
+ *
+ *     struct sim *sim = sim_new(scenario, &opts, &error);
+ *     sim_run(sim, &error);          // or sim_run_until() step by step
+ *     sim_finish(sim, &error);       // outputs and the report
+ *     const struct report *r = sim_report(sim);
+ *     sim_free(sim);
+ *
+ * A struct sim owns all its state; several may run in parallel threads.
+ */
+#ifndef RCUBOOST_SIM_H
+#define RCUBOOST_SIM_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct sim;
+struct scenario;
+struct report;
+
+struct sim_options {
+        const char *policy;     /* NULL: the scenario's [scenario] policy */
+        const char *out_dir;    /* NULL: write no files */
+        bool seed_set;
+        uint64_t seed;          /* overrides [scenario] seed when seed_set */
+};
+
+/* Build a simulation of @sc (which must outlive it). */
+struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error);
+/* Process events up to and including @t_ns (or until the run stops). */
+void sim_run_until(struct sim *sim, int64_t t_ns);
+/* Run to the end: duration, out of memory, event budget or error. */
+void sim_run(struct sim *sim);
+/* Build the report and commit output files.  FALSE with @error if the run
+ * failed (deadlock, runaway loop) or an output could not be written. */
+gboolean sim_finish(struct sim *sim, GError **error);
+void sim_free(struct sim *sim);
+
+const struct report *sim_report(const struct sim *sim);
+int64_t sim_now(const struct sim *sim);
+int64_t sim_safety_violations(const struct sim *sim);
+/* The oracle's first reports, NULL-terminated; owned by @sim. */
+const char *const *sim_violation_details(const struct sim *sim);
+void sim_print_summary(const struct sim *sim, FILE *f);
+
+/* For g_autoptr(); the code itself says struct sim. */
+typedef struct sim RcbSim;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RcbSim, sim_free)
+
+#endif

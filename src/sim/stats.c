@@ -1,0 +1,96 @@
+/* stats.c - latency distributions in bounded memory; see stats.h. */
+#include "stats.h"
+
+#include <glib.h>
+#include <gsl/gsl_errno.h>
+#include <math.h>
+
+#define NBINS (STATS_BINS_PER_DECADE * STATS_DECADES + 1)
+
+/* All histograms share one set of bin edges: computed once, copied in. */
+static double *shared_ranges(void)
+{
+        static double ranges[NBINS + 1];
+        static gsize done;
+
+        if (g_once_init_enter(&done)) {
+                ranges[0] = 0;
+                for (int i = 0; i < NBINS; i++)
+                        ranges[i + 1] = pow(10.0, (double)i / STATS_BINS_PER_DECADE);
+                g_once_init_leave(&done, 1);
+        }
+        return ranges;
+}
+
+void latency_stat_init(struct latency_stat *s)
+{
+        s->count = 0;
+        s->min_ns = 0;
+        s->max_ns = 0;
+        s->sum_ns = 0;
+        s->hist = gsl_histogram_alloc(NBINS);
+        gsl_histogram_set_ranges(s->hist, shared_ranges(), NBINS + 1);
+}
+
+void latency_stat_finish(struct latency_stat *s)
+{
+        if (s->hist)
+                gsl_histogram_free(s->hist);
+        s->hist = NULL;
+}
+
+void latency_stat_add(struct latency_stat *s, int64_t ns)
+{
+        if (ns < 0)
+                ns = 0;
+        if (s->count == 0 || ns < s->min_ns)
+                s->min_ns = ns;
+        if (s->count == 0 || ns > s->max_ns)
+                s->max_ns = ns;
+        s->count++;
+        s->sum_ns += (double)ns;
+        /* Values past the top edge land in the last bin (max is exact). */
+        double x = MIN((double)ns, s->hist->range[NBINS] * 0.999999);
+
+        gsl_histogram_increment(s->hist, x);
+}
+
+int64_t latency_stat_quantile(const struct latency_stat *s, double q)
+{
+        gsl_histogram_pdf *pdf;
+        double x;
+
+        if (s->count == 0)
+                return 0;
+        if (q <= 0)
+                return s->min_ns;
+        if (q >= 1)
+                return s->max_ns;
+        pdf = gsl_histogram_pdf_alloc(NBINS);
+        gsl_histogram_pdf_init(pdf, s->hist);
+        x = gsl_histogram_pdf_sample(pdf, q);
+        gsl_histogram_pdf_free(pdf);
+        if (x < (double)s->min_ns)
+                return s->min_ns;
+        if (x > (double)s->max_ns)
+                return s->max_ns;
+        return (int64_t)llround(x);
+}
+
+double latency_stat_mean(const struct latency_stat *s)
+{
+        return s->count ? s->sum_ns / (double)s->count : 0;
+}
+
+void latency_stat_write_bins(const struct latency_stat *s, FILE *f, const char *prefix)
+{
+        for (size_t i = 0; i < NBINS; i++) {
+                double lo, hi;
+                double n = gsl_histogram_get(s->hist, i);
+
+                if (n == 0)
+                        continue;
+                gsl_histogram_get_range(s->hist, i, &lo, &hi);
+                fprintf(f, "%s,%.0f,%.0f,%.0f\n", prefix, ceil(lo), ceil(hi), n);
+        }
+}

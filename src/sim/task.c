@@ -1,0 +1,239 @@
+/* task.c - simulated tasks and the program interpreter; see task.h. */
+#include "task.h"
+
+#include "engine.h"
+
+/* More zero-time steps than this at one instant is a runaway loop. */
+#define MAX_ZERO_TIME_STEPS 1000000
+
+static void run_event(struct sim *sim, struct event *ev);
+static void timer_event(struct sim *sim, struct event *ev);
+
+static struct task *task_alloc(struct sim *sim, const char *name)
+{
+        struct task *t = g_new0(struct task, 1);
+
+        t->id = (int)sim->tasks->len;
+        t->name = g_strdup(name);
+        t->state = TASK_NEW;
+        t->boost_prio = PRIO_NONE;
+        heap_node_init(&t->rq_node);
+        heap_node_init(&t->oracle_node);
+        event_init(&t->run_ev, run_event);
+        event_init(&t->timer_ev, timer_event);
+        t->waiter_link.data = t;
+        g_queue_init(&t->held);
+        t->stop_ns = SIM_TIME_NEVER;
+        g_ptr_array_add(sim->tasks, t);
+        return t;
+}
+
+struct task *task_new_scripted(struct sim *sim, const char *name, const struct program *prog,
+                               uint64_t seed)
+{
+        struct task *t = task_alloc(sim, name);
+
+        t->step = task_program_step;
+        t->prog = prog;
+        t->counters = g_new0(int, prog->counter_slots);
+        t->rng = dist_rng_new(seed, name);
+        return t;
+}
+
+struct task *task_new_kthread(struct sim *sim, const char *name, task_step_fn step, void *data)
+{
+        struct task *t = task_alloc(sim, name);
+
+        t->kthread = true;
+        t->step = step;
+        t->step_data = data;
+        return t;
+}
+
+void task_free(struct task *t)
+{
+        if (!t)
+                return;
+        g_free(t->name);
+        g_free(t->counters);
+        if (t->rng)
+                gsl_rng_free(t->rng);
+        if (t->wakeup) {
+                latency_stat_finish(t->wakeup);
+                g_free(t->wakeup);
+        }
+        g_free(t);
+}
+
+const char *task_state_name(enum task_state s)
+{
+        static const char *const names[] = {
+                "new", "runnable", "running", "sleeping", "blocked", "waiting", "exiting", "exited",
+        };
+        return names[s];
+}
+
+/* ---- the interpreter ---- */
+
+static void record_release(struct sim *sim, struct task *t)
+{
+        int64_t latency = sim->now - t->release_ns;
+
+        latency_stat_add(t->wakeup, latency);
+        latency_stat_add(&sim->rt_wakeup, latency);
+        t->activations++;
+}
+
+struct step task_program_step(struct sim *sim, struct task *t)
+{
+        const struct program *prog = t->prog;
+
+        if (t->awaiting_release) {
+                t->awaiting_release = false;
+                record_release(sim, t);
+        }
+        for (;;) {
+                const struct insn *in;
+
+                /* Stopping is only safe outside critical sections and mutexes. */
+                if (sim->now >= t->stop_ns && t->rcu_nesting == 0 && g_queue_is_empty(&t->held))
+                        return (struct step){ STEP_EXIT, 0 };
+                in = &prog->code[t->pc];
+                switch (in->op) {
+                case OP_COMPUTE:
+                        t->pc++;
+                        return (struct step){ STEP_COMPUTE, dist_sample(&in->q, t->rng) };
+                case OP_SLEEP:
+                        t->pc++;
+                        return (struct step){ STEP_SLEEP_UNTIL, sim->now + dist_sample(&in->q, t->rng) };
+                case OP_LOCK:
+                        t->pc++;
+                        if (!mutex_lock(sim, &sim->mutexes[in->arg], t))
+                                return (struct step){ STEP_BLOCK_MUTEX, 0 };
+                        break;
+                case OP_UNLOCK:
+                        t->pc++;
+                        mutex_unlock(sim, &sim->mutexes[in->arg], t);
+                        break;
+                case OP_RCU_LOCK:
+                        t->pc++;
+                        rcu_read_lock(sim, t);
+                        break;
+                case OP_RCU_UNLOCK:
+                        t->pc++;
+                        rcu_read_unlock(sim, t);
+                        break;
+                case OP_CALL_RCU:
+                        t->pc++;
+                        rcu_call(sim, t, dist_sample(&in->q, t->rng));
+                        break;
+                case OP_SYNC_RCU:
+                        t->pc++;
+                        rcu_synchronize(sim, t);
+                        return (struct step){ STEP_WAIT, 0 };
+                case OP_REPEAT:
+                        t->counters[in->slot] = in->arg;
+                        t->pc++;
+                        break;
+                case OP_REPEAT_END:
+                        t->pc = --t->counters[in->slot] > 0 ? in->target + 1 : t->pc + 1;
+                        break;
+                case OP_JUMP:
+                        t->pc = in->target;
+                        break;
+                case OP_END:
+                        if (!t->period_ns)
+                                return (struct step){ STEP_EXIT, 0 };
+                        t->pc = 0;
+                        t->release_ns += t->period_ns;
+                        if (t->release_ns > sim->now) {
+                                t->awaiting_release = true;
+                                return (struct step){ STEP_SLEEP_UNTIL, t->release_ns };
+                        }
+                        /* Overran into the next period: start it late at once,
+                         * and the lateness counts as latency, as in cyclictest. */
+                        t->overruns++;
+                        record_release(sim, t);
+                        break;
+                }
+                /* A preemption point: e.g. an unlock woke a more urgent task. */
+                if (sched_need_resched(&sim->cpus[t->cpu]) || sim->stopping)
+                        return (struct step){ STEP_COMPUTE, 0 };
+        }
+}
+
+/* ---- the engine side: running steps ---- */
+
+static void task_exit(struct sim *sim, struct task *t)
+{
+        if (sim->policy->task_exit && !sim->policy->task_exit(sim->pol, t)) {
+                sched_block(sim, t, TASK_EXITING);
+                return;
+        }
+        sim->exited++;
+        sched_block(sim, t, TASK_EXITED);
+}
+
+void sim_task_exit_release(struct sim *sim, struct task *t)
+{
+        g_return_if_fail(t->state == TASK_EXITING);
+        t->state = TASK_EXITED;
+        sim->exited++;
+}
+
+/* Step @t (running, nothing left to burn) until it burns, sleeps, waits or exits. */
+static void task_continue(struct sim *sim, struct task *t)
+{
+        for (int n = 0;; n++) {
+                struct step s = t->step(sim, t);
+
+                switch (s.kind) {
+                case STEP_COMPUTE:
+                        t->remaining_ns = s.ns;
+                        if (s.ns == 0 && t->overhead_ns == 0 && !sched_need_resched(&sim->cpus[t->cpu]) &&
+                            !sim->stopping) {
+                                if (n < MAX_ZERO_TIME_STEPS)
+                                        continue;
+                                sim_stop(sim, "error", g_error_new(SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                         "task %s made %d steps without simulated time passing "
+                                         "(a loop whose durations are all zero?)", t->name, n));
+                                return;
+                        }
+                        sched_burn_start(sim, t);
+                        return;
+                case STEP_SLEEP_UNTIL:
+                        eventq_schedule(&sim->q, &t->timer_ev, MAX(s.ns, sim->now));
+                        sched_block(sim, t, TASK_SLEEPING);
+                        return;
+                case STEP_BLOCK_MUTEX:
+                        sched_block(sim, t, TASK_BLOCKED);
+                        return;
+                case STEP_WAIT:
+                        sched_block(sim, t, TASK_WAITING);
+                        return;
+                case STEP_EXIT:
+                        task_exit(sim, t);
+                        return;
+                }
+        }
+}
+
+/* The burn ended (or a step was asked for): the task is on its CPU. */
+static void run_event(struct sim *sim, struct event *ev)
+{
+        struct task *t = container_of(ev, struct task, run_ev);
+
+        t->remaining_ns = 0;
+        t->overhead_ns = 0;
+        if (t->state != TASK_RUNNING)
+                return;
+        task_continue(sim, t);
+}
+
+static void timer_event(struct sim *sim, struct event *ev)
+{
+        struct task *t = container_of(ev, struct task, timer_ev);
+
+        if (t->state == TASK_SLEEPING || t->state == TASK_NEW)
+                sched_wake(sim, t);
+}

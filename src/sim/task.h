@@ -1,0 +1,139 @@
+/* task.h - simulated tasks and the program interpreter.
+ *
+ * Every task, scripted or kernel thread, is a state machine the engine
+ * steps.  When a task is on a CPU and has no CPU time left to burn, the
+ * engine calls its step function, which does whatever takes no simulated
+ * time (take a free mutex, enter a read-side critical section, register a
+ * callback) and returns what comes next: burn CPU for a while, sleep until
+ * a time, wait for somebody to wake it, or exit.  Scripted tasks step
+ * through their compiled program (task_program_step); kernel threads such
+ * as the callback thread or a policy's booster have native step functions.
+ * Both consume simulated CPU time the same way, so both can be preempted
+ * and both show up in CPU-time accounting.
+ *
+ * A step that makes its own CPU need rescheduling (it woke a more urgent
+ * task, or dropped its own priority) returns at once with STEP_COMPUTE 0:
+ * the preemption happens before its next statement, as it would in a
+ * kernel with preemption points at unlock.
+ */
+#ifndef RCUBOOST_TASK_H
+#define RCUBOOST_TASK_H
+
+#include <glib.h>
+#include <gsl/gsl_rng.h>
+#include <stdbool.h>
+
+#include "cpumask.h"
+#include "eventq.h"
+#include "heap.h"
+#include "program.h"
+#include "stats.h"
+#include "units.h"
+
+struct sim;
+struct task;
+struct mutex;
+
+enum task_state {
+        TASK_NEW,       /* not started yet */
+        TASK_RUNNABLE,  /* on a run queue, waiting for its CPU */
+        TASK_RUNNING,   /* on a CPU */
+        TASK_SLEEPING,  /* timed sleep (or waiting for its next period) */
+        TASK_BLOCKED,   /* waiting for a mutex */
+        TASK_WAITING,   /* waiting to be woken (synchronize_rcu, idle kthread) */
+        TASK_EXITING,   /* exit held back by the policy */
+        TASK_EXITED,
+};
+
+enum step_kind {
+        STEP_COMPUTE,           /* burn .ns of CPU time, then step again */
+        STEP_SLEEP_UNTIL,       /* sleep until .ns (absolute) */
+        STEP_BLOCK_MUTEX,       /* blocked on t->blocked_on; the unlocker wakes it */
+        STEP_WAIT,              /* somebody will call sched_wake() */
+        STEP_EXIT,
+};
+
+struct step {
+        enum step_kind kind;
+        sim_time_ns ns;
+};
+
+typedef struct step (*task_step_fn)(struct sim *sim, struct task *t);
+
+struct task {
+        int id;
+        char *name;
+        enum task_state state;
+        bool kthread;
+
+        /* ---- scheduling (owned by sched.c) ---- */
+        struct sched_spec sched;        /* class and priority as set by the user */
+        int normal_prio;                /* from sched: 0..98 RT, 100..139 fair */
+        int boost_prio;                 /* what the boost policy lends, or PRIO_NONE */
+        int prio;                       /* effective: most urgent of normal, boost, PI */
+        unsigned weight;                /* fair-class load weight from nice */
+        struct cpumask affinity;
+        int cpu;                        /* CPU it runs or is queued on, or last ran on */
+        struct heap_node rq_node;
+        int64_t vruntime;
+        sim_time_ns exec_start;         /* when the running stretch's accounting began */
+        sim_time_ns picked_at;          /* when it last got the CPU */
+        int64_t sum_exec_ns;            /* total CPU time */
+        int rr_ticks_left;
+        bool preempted;                 /* last switch-out was a preemption */
+
+        /* ---- execution ---- */
+        task_step_fn step;
+        void *step_data;
+        int64_t remaining_ns;           /* of the current compute */
+        int64_t overhead_ns;            /* charged costs, burnt before the compute */
+        sim_time_ns seg_start;          /* when the current burn began on the CPU */
+        struct event run_ev;            /* end of the current burn / time to step */
+        struct event timer_ev;          /* sleep, next period, start */
+
+        /* ---- scripted tasks ---- */
+        const struct program *prog;
+        int pc;
+        int *counters;                  /* repeat counters, one per nesting depth */
+        gsl_rng *rng;
+        sim_time_ns start_ns;
+        sim_time_ns stop_ns;
+        sim_time_ns period_ns;
+        sim_time_ns release_ns;         /* current activation's release time */
+        bool awaiting_release;          /* woken for a release, not yet run */
+        uint64_t activations;
+        uint64_t overruns;              /* releases skipped because it ran late */
+        struct latency_stat *wakeup;    /* periodic tasks: release -> first run */
+        sim_time_ns sync_start_ns;
+
+        /* ---- RCU (owned by rcu.c) ---- */
+        int rcu_nesting;
+        int rcu_idx;                    /* flip-counter index taken at outermost lock */
+        uint64_t rcu_read_seq;          /* oracle order of the outermost lock */
+        sim_time_ns rcu_read_start_ns;
+        struct heap_node oracle_node;
+        void *policy_data;              /* per-task state of the boost policy */
+
+        /* ---- priority inheritance (owned by mutex.c) ---- */
+        struct mutex *blocked_on;
+        GList waiter_link;              /* in blocked_on->waiters; data = task */
+        GQueue held;                    /* mutexes held, via mutex->held_link */
+};
+
+/* Create a scripted task; the engine starts it at start_ns. */
+struct task *task_new_scripted(struct sim *sim, const char *name, const struct program *prog,
+                               uint64_t seed);
+/* Create a kernel thread running @step. */
+struct task *task_new_kthread(struct sim *sim, const char *name, task_step_fn step, void *data);
+void task_free(struct task *t);
+
+struct step task_program_step(struct sim *sim, struct task *t);
+
+const char *task_state_name(enum task_state s);
+
+static inline bool task_is_rt(const struct task *t)
+{
+        return t->prio < PRIO_MAX_RT;
+}
+
+#endif
