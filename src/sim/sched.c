@@ -266,11 +266,10 @@ void sched_resched(struct sim *sim, int c)
         }
 }
 
+static void activate(struct sim *sim, struct task *t);
+
 void sched_wake(struct sim *sim, struct task *t)
 {
-        int from = t->cpu;
-        int c;
-
         switch (t->state) {
         case TASK_RUNNING:
         case TASK_RUNNABLE:
@@ -280,10 +279,19 @@ void sched_wake(struct sim *sim, struct task *t)
                 break;
         }
         /* Blocked and woken again before it left its CPU: it just goes on. */
-        if (sim->cpus[from].curr == t) {
+        if (sim->cpus[t->cpu].curr == t) {
                 t->state = TASK_RUNNING;
                 return;
         }
+        activate(sim, t);
+}
+
+/* Queue @t on the CPU it should wake on, preempting there if it deserves to. */
+static void activate(struct sim *sim, struct task *t)
+{
+        int from = t->cpu;
+        int c;
+
         c = task_is_rt(t) ? select_cpu_rt(sim, t) : select_cpu_fair(sim, t);
         if (!task_is_rt(t)) {
                 struct cpu *cpu = &sim->cpus[c];
@@ -427,7 +435,10 @@ static void schedule(struct sim *sim, struct cpu *cpu)
 
                         prev->state = TASK_RUNNABLE;
                         prev->preempted = true;
-                        enqueue(sim, cpu, prev, head);
+                        /* Its affinity no longer allows this CPU: it moves
+                         * once it is switched out (below). */
+                        if (cpumask_test(&prev->affinity, cpu->id))
+                                enqueue(sim, cpu, prev, head);
                 } else {
                         prev->preempted = false;
                 }
@@ -451,7 +462,9 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                     (prev->state == TASK_RUNNABLE || prev->state == TASK_BLOCKED))
                         rcu_note_switch_out(sim, prev, prev->state == TASK_RUNNABLE
                                             ? RCU_BLOCK_PREEMPTED : RCU_BLOCK_MUTEX);
-                if (prev->state == TASK_RUNNABLE)
+                if (prev->state == TASK_RUNNABLE && !heap_node_queued(&prev->rq_node))
+                        activate(sim, prev);
+                else if (prev->state == TASK_RUNNABLE)
                         push_task(sim, cpu, prev);
         }
         if (!next) {

@@ -1,0 +1,131 @@
+/* Event queue and heap: ordering by (time, sequence), cancel, reschedule. */
+#include <check.h>
+#include <gsl/gsl_rng.h>
+
+#include "sim/eventq.h"
+#include "testutil.h"
+
+struct rec {
+        struct event ev;
+        int id;
+};
+
+START_TEST(same_time_fires_in_schedule_order)
+{
+        struct eventq q;
+        struct rec r[5];
+
+        eventq_init(&q);
+        for (int i = 0; i < 5; i++) {
+                r[i].id = i;
+                event_init(&r[i].ev, NULL);
+                eventq_schedule(&q, &r[i].ev, 100);
+        }
+        for (int i = 0; i < 5; i++) {
+                struct event *ev = eventq_pop(&q);
+
+                ck_assert_int_eq(container_of(ev, struct rec, ev)->id, i);
+        }
+        ck_assert_ptr_null(eventq_pop(&q));
+        eventq_finish(&q);
+}
+END_TEST
+
+START_TEST(earlier_time_first_and_reschedule_moves_behind)
+{
+        struct eventq q;
+        struct rec a = { .id = 1 }, b = { .id = 2 }, c = { .id = 3 };
+
+        eventq_init(&q);
+        event_init(&a.ev, NULL);
+        event_init(&b.ev, NULL);
+        event_init(&c.ev, NULL);
+        eventq_schedule(&q, &a.ev, 50);
+        eventq_schedule(&q, &b.ev, 10);
+        eventq_schedule(&q, &c.ev, 50);
+        eventq_schedule(&q, &a.ev, 50); /* rescheduled: now behind c */
+        ck_assert_int_eq(container_of(eventq_pop(&q), struct rec, ev)->id, 2);
+        ck_assert_int_eq(container_of(eventq_pop(&q), struct rec, ev)->id, 3);
+        ck_assert_int_eq(container_of(eventq_pop(&q), struct rec, ev)->id, 1);
+        eventq_finish(&q);
+}
+END_TEST
+
+START_TEST(cancel_removes_only_that_event)
+{
+        struct eventq q;
+        struct rec r[3];
+
+        eventq_init(&q);
+        for (int i = 0; i < 3; i++) {
+                r[i].id = i;
+                event_init(&r[i].ev, NULL);
+                eventq_schedule(&q, &r[i].ev, 10 * (i + 1));
+        }
+        eventq_cancel(&q, &r[1].ev);
+        ck_assert(!event_pending(&r[1].ev));
+        eventq_cancel(&q, &r[1].ev);    /* cancelling twice is harmless */
+        ck_assert_int_eq(container_of(eventq_pop(&q), struct rec, ev)->id, 0);
+        ck_assert_int_eq(container_of(eventq_pop(&q), struct rec, ev)->id, 2);
+        ck_assert_ptr_null(eventq_pop(&q));
+        eventq_finish(&q);
+}
+END_TEST
+
+/* Random schedule/cancel/reschedule against the definition of the order. */
+START_TEST(random_operations_keep_total_order)
+{
+        enum { N = 2000 };
+        struct eventq q;
+        struct rec *r = g_new0(struct rec, N);
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_taus2);
+
+        gsl_rng_set(rng, 42);
+        eventq_init(&q);
+        for (int i = 0; i < N; i++) {
+                r[i].id = i;
+                event_init(&r[i].ev, NULL);
+        }
+        for (int step = 0; step < 20000; step++) {
+                struct rec *x = &r[gsl_rng_uniform_int(rng, N)];
+
+                if (gsl_rng_uniform(rng) < 0.2)
+                        eventq_cancel(&q, &x->ev);
+                else
+                        eventq_schedule(&q, &x->ev, (int64_t)gsl_rng_uniform_int(rng, 1000));
+        }
+        int64_t last_t = -1, last_seq = -1;
+        uint32_t n = eventq_size(&q);
+
+        for (uint32_t i = 0; i < n; i++) {
+                int64_t seq = q.heap.v[0].tie;
+                struct event *ev = eventq_pop(&q);
+
+                ck_assert(ev->when > last_t || (ev->when == last_t && seq > last_seq));
+                last_t = ev->when;
+                last_seq = seq;
+        }
+        ck_assert_uint_eq(eventq_size(&q), 0);
+        eventq_finish(&q);
+        gsl_rng_free(rng);
+        g_free(r);
+}
+END_TEST
+
+static Suite *eventq_suite(void)
+{
+        Suite *s = suite_create("eventq");
+        TCase *tc = tcase_create("ordering");
+
+        tcase_add_test(tc, same_time_fires_in_schedule_order);
+        tcase_add_test(tc, earlier_time_first_and_reschedule_moves_behind);
+        tcase_add_test(tc, cancel_removes_only_that_event);
+        tcase_add_test(tc, random_operations_keep_total_order);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+int main(void)
+{
+        return run_suite(eventq_suite());
+}

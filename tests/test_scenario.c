@@ -1,0 +1,216 @@
+/* Scenario loader and program parser: every error class names file, line
+ * and key; valid files load with the documented defaults. */
+#include "testutil.h"
+
+#define OK_TASK "[task:t]\nprogram=compute 1ms\n"
+
+struct bad_case {
+        const char *name;
+        const char *text;
+        const char *expect;     /* substring of the message */
+};
+
+static const struct bad_case bad_cases[] = {
+        { "empty file", "", "bad.scn: empty scenario file" },
+        { "not key=value", "[scenario]\ncpus=1\nthis is not a key\n" OK_TASK, "bad.scn:3: not a 'key=value'" },
+        { "binary", "[scenario]\n\xff\xfe\n", "not a text file" },
+        { "no scenario section", OK_TASK, "no [scenario] section" },
+        { "no task", "[scenario]\ncpus=1\n", "no [task:NAME] section" },
+        { "unknown section", "[scenario]\n[bogus]\nx=1\n" OK_TASK, "bad.scn:2: [bogus]: unknown section" },
+        { "unknown key", "[scenario]\ncpus=2\nbogus=1\n" OK_TASK, "bad.scn:3: [scenario] bogus: unknown key" },
+        { "zero cpus", "[scenario]\ncpus=0\n" OK_TASK, "bad.scn:2: [scenario] cpus: '0' is out of range" },
+        { "million cpus", "[scenario]\ncpus=1000000\n" OK_TASK, "[scenario] cpus: '1000000' is out of range" },
+        { "tick_hz 0", "[scenario]\ntick_hz=0\n" OK_TASK, "[scenario] tick_hz: '0' is out of range" },
+        { "missing unit", "[scenario]\nduration=10\n" OK_TASK, "bad.scn:2: [scenario] duration: '10': missing unit" },
+        { "wrong unit", "[scenario]\nduration=10parsecs\n" OK_TASK, "duration: '10parsecs': unknown unit" },
+        { "negative", "[scenario]\nduration=-5s\n" OK_TASK, "cannot be negative" },
+        { "nan", "[scenario]\nduration=nan\n" OK_TASK, "'nan' is not a duration" },
+        { "overflow", "[scenario]\nduration=1e999s\n" OK_TASK, "'1e999s' is not a duration" },
+        { "huge duration", "[scenario]\nduration=1e18s\n" OK_TASK, "too large" },
+        { "bad seed", "[scenario]\nseed=abc\n" OK_TASK, "[scenario] seed: 'abc' is not a whole number" },
+        { "unknown policy", "[scenario]\npolicy=magic\n" OK_TASK, "unknown policy 'magic'" },
+        { "bad size", "[scenario]\n[rcu]\nmemory_limit=12 apples\n" OK_TASK, "[rcu] memory_limit: '12 apples': unknown unit" },
+        { "bad sched", "[scenario]\n[task:t]\nsched=fifo:100\nprogram=compute 1ms\n",
+          "bad.scn:3: [task:t] sched: 'fifo:100': real-time priority must be 1..99" },
+        { "bad nice", "[scenario]\n[task:t]\nsched=normal:30\nprogram=compute 1ms\n", "nice must be -20..19" },
+        { "affinity beyond cpus", "[scenario]\ncpus=2\n[task:t]\naffinity=0-3\nprogram=compute 1ms\n",
+          "bad.scn:4: [task:t] affinity: '0-3': CPU 3 does not exist (the scenario has 2 CPUs: 0-1)" },
+        { "no program", "[scenario]\n[task:t]\nsched=fifo:1\n", "bad.scn:2: [task:t]: no program" },
+        { "bad task name", "[scenario]\n[task:a b]\nprogram=compute 1ms\n", "task name 'a b'" },
+        { "too many tasks", "[scenario]\n[task:t]\ncount=1000000000\nprogram=compute 1ms\n", "count: '1000000000' is out of range" },
+        { "unbalanced rcu", "[scenario]\n[task:t]\nprogram=rcu_read_lock; compute 1ms\n",
+          "bad.scn:3: [task:t] program: column 27: program ends inside an RCU read-side critical section" },
+        { "unlock without lock", "[scenario]\n[task:t]\nprogram=rcu_read_unlock\n", "rcu_read_unlock without a matching" },
+        { "unbalanced in loop", "[scenario]\n[task:t]\nprogram=loop { rcu_read_lock; compute 1ms }\n",
+          "unbalanced rcu_read_lock/rcu_read_unlock in the body of 'loop'" },
+        { "unknown mutex", "[scenario]\n[task:t]\nprogram=lock m; unlock m\n", "unknown mutex 'm' (declare it with a [mutex:m] section)" },
+        { "double lock", "[scenario]\n[mutex:m]\n[task:t]\nprogram=lock m; lock m; unlock m; unlock m\n", "locks a mutex it already holds" },
+        { "sleep in cs", "[scenario]\n[task:t]\nprogram=rcu_read_lock; sleep 1ms; rcu_read_unlock\n",
+          "column 16: sleep inside an RCU read-side critical section" },
+        { "sync in cs", "[scenario]\n[task:t]\nprogram=rcu_read_lock; synchronize_rcu; rcu_read_unlock\n",
+          "synchronize_rcu inside an RCU read-side critical section" },
+        { "zero-time loop", "[scenario]\n[task:t]\nprogram=loop { rcu_read_lock; rcu_read_unlock }\n",
+          "never advances time" },
+        { "periodic forever", "[scenario]\n[task:t]\nperiod=1ms\nprogram=loop { compute 1us }\n",
+          "a periodic task's program must finish" },
+        { "unknown statement", "[scenario]\n[task:t]\nprogram=compute 1ms; jump 3\n", "column 14: unknown statement 'jump'" },
+        { "missing semicolon", "[scenario]\n[task:t]\nprogram=compute 1ms sleep 1ms\n", "'1ms sleep 1ms': unknown unit" },
+        { "unclosed block", "[scenario]\n[task:t]\nprogram=loop { compute 1ms\n", "'{' is never closed" },
+        { "bad distribution", "[scenario]\n[task:t]\nprogram=compute gamma(1ms)\n", "'gamma' is not a distribution" },
+        { "uniform lo > hi", "[scenario]\n[task:t]\nprogram=compute uniform(5us,1us)\n", "LO must not exceed HI" },
+        { "negative mean", "[scenario]\n[task:t]\nprogram=compute exp(-1us)\n", "cannot be negative" },
+        { "lognormal sigma", "[scenario]\n[task:t]\nprogram=compute lognormal(1ms,0)\n", "SIGMA must be in (0, 20]" },
+        { "stop before start", "[scenario]\n[task:t]\nstart=2s\nstop=1s\nprogram=compute 1ms\n", "[task:t] stop: must be later than start" },
+        { "event without at", "[scenario]\n" OK_TASK "[event:e]\ntask=t\nsched=fifo:5\n", "[event:e]: no 'at' key" },
+        { "event changes nothing", "[scenario]\n" OK_TASK "[event:e]\nat=1s\n", "the event changes nothing" },
+        { "unknown policy key", "[scenario]\n[policy]\nfrobnicate=1\n" OK_TASK, "[policy] frobnicate: unknown policy key" },
+        { "rt_runtime > period", "[scenario]\n[sched]\nrt_runtime=2s\n" OK_TASK, "longer than rt_period" },
+};
+
+START_TEST(each_error_class_is_located)
+{
+        const struct bad_case *c = &bad_cases[_i];
+        g_autofree char *msg = scenario_error_of(c->text);
+
+        ck_assert_msg(msg != NULL, "%s: loaded, expected an error", c->name);
+        ck_assert_msg(strstr(msg, c->expect) != NULL, "%s: got \"%s\", expected \"%s\"", c->name, msg,
+                      c->expect);
+}
+END_TEST
+
+START_TEST(defaults_match_the_docs)
+{
+        GError *e = NULL;
+        g_autoptr(RcbScenario) sc = scenario_load_data("[scenario]\n" OK_TASK, "x.scn", NULL, &e);
+
+        ck_assert_ptr_nonnull(sc);
+        ck_assert_int_eq(sc->ncpus, 1);
+        ck_assert_int_eq(sc->tick_hz, 1000);
+        ck_assert_int_eq(sc->duration_ns, 10 * NSEC_PER_SEC);
+        ck_assert_int_eq(sc->seed, 1);
+        ck_assert_str_eq(sc->policy, "none");
+        ck_assert_int_eq(sc->rt_runtime_ns, -1);
+        ck_assert_int_eq(sc->rr_timeslice_ns, 100 * NSEC_PER_MSEC);
+        ck_assert_int_eq(sc->memory_limit_bytes, 0);
+        ck_assert(sc->stop_on_oom);
+        ck_assert_int_eq(sc->callback_sched.policy, SCHED_POLICY_FIFO);
+        ck_assert_int_eq(sc->callback_sched.value, 50);
+        ck_assert_int_eq(sc->cost_ns[COST_CONTEXT_SWITCH], 1000);
+        ck_assert_int_eq(sc->memory_sample_ns, NSEC_PER_MSEC);
+}
+END_TEST
+
+START_TEST(values_parse_with_units)
+{
+        GError *e = NULL;
+        g_autoptr(RcbScenario) sc = scenario_load_data(
+                "[scenario]\ncpus=8\nduration=1.5s\n[rcu]\nmemory_limit=4KiB\ncallback_thread=rr:49\n"
+                "[mutex:m]\n[task:t]\nsched=normal:-5\naffinity=1,3-4\ncount=3\nstart=250us\n"
+                "program=repeat 3 { lock m; compute uniform(1us, 2us); unlock m }; call_rcu 2MiB\n",
+                "x.scn", NULL, &e);
+        const struct task_spec *ts;
+
+        ck_assert_msg(sc != NULL, "%s", e ? e->message : "");
+        ck_assert_int_eq(sc->duration_ns, 1500 * NSEC_PER_MSEC);
+        ck_assert_int_eq(sc->memory_limit_bytes, 4096);
+        ck_assert_int_eq(sc->callback_sched.policy, SCHED_POLICY_RR);
+        ts = g_ptr_array_index(sc->tasks, 0);
+        ck_assert_int_eq(ts->count, 3);
+        ck_assert_int_eq(ts->start_ns, 250000);
+        ck_assert_int_eq(sched_spec_prio(&ts->sched), PRIO_NICE_0 - 5);
+        ck_assert(!cpumask_test(&ts->affinity, 0) && cpumask_test(&ts->affinity, 1));
+        ck_assert(!cpumask_test(&ts->affinity, 2) && cpumask_test(&ts->affinity, 3));
+        ck_assert(cpumask_test(&ts->affinity, 4) && !cpumask_test(&ts->affinity, 5));
+        ck_assert_int_eq(ts->program->code[0].op, OP_REPEAT);
+        ck_assert_int_eq(ts->program->code[0].arg, 3);
+}
+END_TEST
+
+START_TEST(set_overrides_are_applied_and_located)
+{
+        GError *e = NULL;
+        const char *good[] = { "scenario.cpus=4", "rcu.memory_limit=1MiB", NULL };
+        const char *bad[] = { "scenario.cpus=zero", NULL };
+        const char *malformed[] = { "cpus=4", NULL };
+        g_autoptr(RcbScenario) sc = scenario_load_data("[scenario]\n" OK_TASK, "x.scn", good, &e);
+        struct scenario *none;
+
+        ck_assert_ptr_nonnull(sc);
+        ck_assert_int_eq(sc->ncpus, 4);
+        ck_assert_int_eq(sc->memory_limit_bytes, 1 << 20);
+        none = scenario_load_data("[scenario]\n" OK_TASK, "x.scn", bad, &e);
+        ck_assert_ptr_null(none);
+        ck_assert_msg(strstr(e->message, "--set scenario.cpus: 'zero'") != NULL, "%s", e->message);
+        g_clear_error(&e);
+        none = scenario_load_data("[scenario]\n" OK_TASK, "x.scn", malformed, &e);
+        ck_assert_ptr_null(none);
+        ck_assert_ptr_nonnull(strstr(e->message, "expected SECTION.KEY=VALUE"));
+        g_clear_error(&e);
+}
+END_TEST
+
+START_TEST(files_that_are_not_scenarios)
+{
+        GError *e = NULL;
+        struct scenario *sc = scenario_load("/nonexistent/x.scn", NULL, &e);
+
+        ck_assert_ptr_null(sc);
+        ck_assert_ptr_nonnull(strstr(e->message, "/nonexistent/x.scn: cannot read"));
+        g_clear_error(&e);
+        sc = scenario_load("/tmp", NULL, &e);
+        ck_assert_ptr_null(sc);
+        ck_assert_ptr_nonnull(strstr(e->message, "not a regular file"));
+        g_clear_error(&e);
+}
+END_TEST
+
+START_TEST(shipped_scenarios_load)
+{
+        const char *dir = g_getenv("RCUBOOST_SRCDIR");
+        g_autofree char *path = NULL;
+        GDir *d;
+        const char *name;
+        int n = 0;
+
+        ck_assert_ptr_nonnull(dir);
+        path = g_build_filename(dir, "scenarios", NULL);
+        d = g_dir_open(path, 0, NULL);
+        ck_assert_ptr_nonnull(d);
+        while ((name = g_dir_read_name(d))) {
+                g_autofree char *file = g_build_filename(path, name, NULL);
+                GError *e = NULL;
+                struct scenario *sc;
+
+                if (!g_str_has_suffix(name, ".scn"))
+                        continue;
+                sc = scenario_load(file, NULL, &e);
+                ck_assert_msg(sc != NULL, "%s", e ? e->message : "");
+                scenario_free(sc);
+                n++;
+        }
+        g_dir_close(d);
+        ck_assert_int_ge(n, 2);
+}
+END_TEST
+
+static Suite *scenario_suite(void)
+{
+        Suite *s = suite_create("scenario");
+        TCase *errors = tcase_create("errors");
+        TCase *values = tcase_create("values");
+
+        tcase_add_loop_test(errors, each_error_class_is_located, 0, G_N_ELEMENTS(bad_cases));
+        tcase_add_test(errors, files_that_are_not_scenarios);
+        tcase_add_test(values, defaults_match_the_docs);
+        tcase_add_test(values, values_parse_with_units);
+        tcase_add_test(values, set_overrides_are_applied_and_located);
+        tcase_add_test(values, shipped_scenarios_load);
+        suite_add_tcase(s, errors);
+        suite_add_tcase(s, values);
+        return s;
+}
+
+int main(void)
+{
+        return run_suite(scenario_suite());
+}

@@ -1,0 +1,219 @@
+/* Scheduler: preemption, RR slices, FIFO, affinity, global placement,
+ * RT throttling, fair sharing by nice weight. */
+#include "testutil.h"
+
+#define HEAD(cpus, dur) "[scenario]\ncpus=" #cpus "\nduration=" dur "\n" ZERO_COSTS
+
+START_TEST(wakeup_preempts_at_once)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(1, "50ms")
+                "[task:low]\nsched=normal:0\nprogram=compute 10ms\n"
+                "[task:high]\nsched=fifo:50\nstart=2ms\nprogram=compute 1ms\n", "none", &sc);
+        struct task *low = find_task(sim, "low"), *high = find_task(sim, "high");
+
+        sim_run_until(sim, MS(2));
+        ck_assert_ptr_eq(sim->cpus[0].curr, high);
+        ck_assert_int_eq(low->state, TASK_RUNNABLE);
+        sim_run_until(sim, MS(3) + 1);
+        ck_assert_int_eq(high->state, TASK_EXITED);
+        ck_assert_ptr_eq(sim->cpus[0].curr, low);
+        /* low lost exactly high's millisecond. */
+        sim_run_until(sim, MS(11) - 1);
+        ck_assert_int_eq(low->state, TASK_RUNNING);
+        sim_run_until(sim, MS(11));
+        ck_assert_int_eq(low->state, TASK_EXITED);
+        ck_assert_int_eq(low->sum_exec_ns, MS(10));
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(rr_tasks_share_by_time_slice)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(1, "1s") "[sched]\nrr_timeslice=100ms\n"
+                "[task:a]\nsched=rr:10\nprogram=compute 300ms\n"
+                "[task:b]\nsched=rr:10\nprogram=compute 300ms\n", "none", &sc);
+        struct task *a = find_task(sim, "a"), *b = find_task(sim, "b");
+
+        sim_run_until(sim, MS(150));
+        ck_assert_ptr_eq(sim->cpus[0].curr, b);
+        ck_assert_int_eq(a->sum_exec_ns, MS(100));
+        sim_run_until(sim, MS(250));
+        ck_assert_ptr_eq(sim->cpus[0].curr, a);
+        sim_run_until(sim, MS(600));
+        ck_assert_int_eq(a->state, TASK_EXITED);
+        ck_assert_int_eq(b->state, TASK_EXITED);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(fifo_tasks_run_to_completion)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(1, "1s") "[sched]\nrr_timeslice=10ms\n"
+                "[task:a]\nsched=fifo:10\nprogram=compute 300ms\n"
+                "[task:b]\nsched=fifo:10\nprogram=compute 300ms\n", "none", &sc);
+        struct task *a = find_task(sim, "a"), *b = find_task(sim, "b");
+
+        sim_run_until(sim, MS(299));
+        ck_assert_ptr_eq(sim->cpus[0].curr, a);
+        ck_assert_int_eq(b->sum_exec_ns, 0);
+        sim_run_until(sim, MS(301));
+        ck_assert_ptr_eq(sim->cpus[0].curr, b);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(affinity_is_respected_even_with_idle_cpus)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(4, "1s")
+                "[task:pinned]\nsched=fifo:10\naffinity=2\nprogram=loop { compute 3ms; sleep 1ms }\n"
+                "[task:hog]\nsched=fifo:20\naffinity=2\nstart=10ms\nprogram=compute 20ms\n", "none", &sc);
+        struct task *pinned = find_task(sim, "pinned");
+
+        for (int ms = 1; ms < 50; ms++) {
+                sim_run_until(sim, MS(ms) + US(500));
+                ck_assert_int_eq(pinned->cpu, 2);
+                for (int c = 0; c < 4; c++)
+                        if (c != 2)
+                                ck_assert_ptr_null(sim->cpus[c].curr);
+                /* While the hog runs, the pinned task waits although CPUs 0, 1, 3 idle. */
+                if (ms >= 15 && ms < 30)
+                        ck_assert_int_eq(pinned->state, TASK_RUNNABLE);
+        }
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+/* The most urgent runnable tasks run, wherever they woke. */
+START_TEST(most_urgent_tasks_run_across_cpus)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(2, "1s")
+                "[task:p10]\nsched=fifo:10\nprogram=compute 100ms\n"
+                "[task:p20]\nsched=fifo:20\nstart=1ms\nprogram=compute 100ms\n"
+                "[task:p30]\nsched=fifo:30\nstart=2ms\nprogram=compute 20ms\n"
+                "[task:n]\nsched=normal:0\nprogram=compute 100ms\n", "none", &sc);
+        struct task *p10 = find_task(sim, "p10"), *p20 = find_task(sim, "p20");
+        struct task *p30 = find_task(sim, "p30"), *n = find_task(sim, "n");
+
+        sim_run_until(sim, US(500));
+        ck_assert(p10->state == TASK_RUNNING && n->state == TASK_RUNNING);
+        sim_run_until(sim, US(1500));
+        ck_assert(p10->state == TASK_RUNNING && p20->state == TASK_RUNNING);
+        ck_assert_int_eq(n->state, TASK_RUNNABLE);
+        sim_run_until(sim, US(2500));
+        ck_assert(p20->state == TASK_RUNNING && p30->state == TASK_RUNNING);
+        ck_assert_int_eq(p10->state, TASK_RUNNABLE);
+        /* p30 exits at 22 ms: p10 gets a CPU back at once (pulled if need be). */
+        sim_run_until(sim, MS(22) + 1);
+        ck_assert(p20->state == TASK_RUNNING && p10->state == TASK_RUNNING);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(rt_throttling_leaves_time_to_fair_tasks)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(1, "2s") "[sched]\nrt_runtime=500ms\nrt_period=1s\n"
+                "[task:hog]\nsched=fifo:50\nprogram=compute 10s\n"
+                "[task:n]\nsched=normal:0\nprogram=compute 10s\n", "none", &sc);
+        struct task *hog = find_task(sim, "hog"), *n = find_task(sim, "n");
+
+        sim_run(sim);
+        sim_finish(sim, NULL);
+        /* Each period: 500 ms (+ at most a tick) of RT, the rest fair. */
+        ck_assert_int_ge(hog->sum_exec_ns, MS(1000));
+        ck_assert_int_le(hog->sum_exec_ns, MS(1003));
+        ck_assert_int_ge(n->sum_exec_ns, MS(997));
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(no_throttling_by_default)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(1, "2s")
+                "[task:hog]\nsched=fifo:50\nprogram=compute 10s\n"
+                "[task:n]\nsched=normal:0\nstart=1ms\nprogram=compute 10s\n", "none", &sc);
+
+        sim_run(sim);
+        ck_assert_int_eq(find_task(sim, "n")->sum_exec_ns, 0);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(fair_share_follows_nice_weights)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(1, "3s")
+                "[task:n0]\nsched=normal:0\nprogram=compute 10s\n"
+                "[task:n5]\nsched=normal:5\nprogram=compute 10s\n", "none", &sc);
+        double ratio;
+
+        sim_run(sim);
+        sim_finish(sim, NULL);
+        ratio = (double)find_task(sim, "n0")->sum_exec_ns / (double)find_task(sim, "n5")->sum_exec_ns;
+        /* Weights 1024 : 335. */
+        ck_assert_msg(ratio > 2.75 && ratio < 3.35, "ratio %.3f", ratio);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(timed_event_changes_priority)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(1, "1s")
+                "[task:a]\nsched=fifo:10\nprogram=compute 100ms\n"
+                "[task:b]\nsched=fifo:20\nprogram=compute 100ms\n"
+                "[event:raise]\nat=10ms\ntask=a\nsched=fifo:30\n", "none", &sc);
+        struct task *a = find_task(sim, "a");
+
+        sim_run_until(sim, MS(5));
+        ck_assert_int_eq(a->state, TASK_RUNNABLE);
+        sim_run_until(sim, MS(10));
+        ck_assert_int_eq(a->state, TASK_RUNNING);
+        ck_assert_int_eq(a->prio, 99 - 30);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+static Suite *sched_suite(void)
+{
+        Suite *s = suite_create("sched");
+        TCase *pre = tcase_create("preemption");
+        TCase *pol = tcase_create("policies");
+        TCase *place = tcase_create("placement");
+        TCase *thr = tcase_create("throttling");
+
+        tcase_add_test(pre, wakeup_preempts_at_once);
+        tcase_add_test(pre, timed_event_changes_priority);
+        tcase_add_test(pol, rr_tasks_share_by_time_slice);
+        tcase_add_test(pol, fifo_tasks_run_to_completion);
+        tcase_add_test(pol, fair_share_follows_nice_weights);
+        tcase_add_test(place, affinity_is_respected_even_with_idle_cpus);
+        tcase_add_test(place, most_urgent_tasks_run_across_cpus);
+        tcase_add_test(thr, rt_throttling_leaves_time_to_fair_tasks);
+        tcase_add_test(thr, no_throttling_by_default);
+        suite_add_tcase(s, pre);
+        suite_add_tcase(s, pol);
+        suite_add_tcase(s, place);
+        suite_add_tcase(s, thr);
+        return s;
+}
+
+int main(void)
+{
+        return run_suite(sched_suite());
+}
