@@ -54,7 +54,10 @@ static GError *deadlock_error(struct mutex *m, struct task *t)
                 o = o->blocked_on->owner;
         }
         g_string_append_printf(s, " held by %s", t->name);
-        return g_error_new_literal(SCENARIO_ERROR, SCENARIO_ERROR_INVALID, g_string_free(s, FALSE));
+        GError *e = g_error_new_literal(SCENARIO_ERROR, SCENARIO_ERROR_INVALID, s->str);
+
+        g_string_free(s, TRUE);
+        return e;
 }
 
 bool mutex_trylock(struct sim *sim, struct mutex *m, struct task *t)

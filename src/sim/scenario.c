@@ -487,9 +487,12 @@ static gboolean apply_overrides(struct scenario *sc, const char *const *override
                 key = g_strndup(dot + 1, eq - dot - 1);
                 g_key_file_set_value(sc->kf, group, key, eq + 1);
                 g_hash_table_insert(sc->lines, line_key(group, key), GINT_TO_POINTER(LINE_FROM_SET));
-                if (!g_hash_table_contains(sc->lines, line_key(group, NULL)))
-                        g_hash_table_insert(sc->lines, line_key(group, NULL),
-                                            GINT_TO_POINTER(LINE_FROM_SET));
+                char *group_key = line_key(group, NULL);
+
+                if (!g_hash_table_contains(sc->lines, group_key))
+                        g_hash_table_insert(sc->lines, group_key, GINT_TO_POINTER(LINE_FROM_SET));
+                else
+                        g_free(group_key);
         }
         return TRUE;
 }
@@ -665,7 +668,9 @@ struct scenario *scenario_load_data(const char *data, const char *path,
                 return NULL;
         }
         index_lines(sc->lines, data);
-        if (!*g_strstrip(g_strdup(data)) && !overrides) {
+        g_autofree char *trimmed = g_strstrip(g_strdup(data));
+
+        if (!*trimmed && !overrides) {
                 g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
                             "%s: empty scenario file (a scenario needs at least [scenario] and "
                             "one [task:NAME] section)", path);

@@ -1,0 +1,229 @@
+/* The command line: exit codes, messages, outputs, determinism. */
+#include <glib/gstdio.h>
+
+#include "testutil.h"
+
+struct result {
+        int status;
+        char *out;
+        char *err;
+};
+
+static struct result run_cli(const char *first, ...)
+{
+        GPtrArray *argv = g_ptr_array_new();
+        struct result r = { 0 };
+        GError *e = NULL;
+        int wait_status;
+        va_list ap;
+
+        g_ptr_array_add(argv, (char *)g_getenv("RCUBOOST_BIN"));
+        va_start(ap, first);
+        for (const char *a = first; a; a = va_arg(ap, const char *))
+                g_ptr_array_add(argv, (char *)a);
+        va_end(ap);
+        g_ptr_array_add(argv, NULL);
+        ck_assert_msg(g_spawn_sync(g_getenv("RCUBOOST_SRCDIR"), (char **)argv->pdata, NULL, 0, NULL,
+                                   NULL, &r.out, &r.err, &wait_status, &e), "%s", e ? e->message : "");
+        ck_assert(WIFEXITED(wait_status));
+        r.status = WEXITSTATUS(wait_status);
+        g_ptr_array_free(argv, TRUE);
+        return r;
+}
+
+static void result_clear(struct result *r)
+{
+        g_free(r->out);
+        g_free(r->err);
+}
+
+static char *temp_dir(void)
+{
+        GError *e = NULL;
+        char *d = g_dir_make_tmp("rcuboost-test-XXXXXX", &e);
+
+        ck_assert_ptr_nonnull(d);
+        return d;
+}
+
+static char *write_temp_scenario(const char *dir, const char *name, const char *text)
+{
+        char *path = g_build_filename(dir, name, NULL);
+
+        ck_assert(g_file_set_contents(path, text, -1, NULL));
+        return path;
+}
+
+START_TEST(help_and_version)
+{
+        struct result r = run_cli("--version", NULL);
+
+        ck_assert_int_eq(r.status, 0);
+        ck_assert(g_str_has_prefix(r.out, "rcuboost "));
+        result_clear(&r);
+        r = run_cli("--help", NULL);
+        ck_assert_int_eq(r.status, 0);
+        ck_assert_ptr_nonnull(strstr(r.out, "run"));
+        result_clear(&r);
+        r = run_cli("run", "--help", NULL);
+        ck_assert_int_eq(r.status, 0);
+        ck_assert_ptr_nonnull(strstr(r.out, "--policy"));
+        ck_assert_ptr_nonnull(strstr(r.out, "Examples"));
+        result_clear(&r);
+}
+END_TEST
+
+START_TEST(usage_errors_exit_2)
+{
+        struct result r = run_cli(NULL);
+
+        ck_assert_int_eq(r.status, 2);
+        result_clear(&r);
+        r = run_cli("frobnicate", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "unknown command 'frobnicate'"));
+        result_clear(&r);
+        r = run_cli("run", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "which scenario"));
+        result_clear(&r);
+        r = run_cli("run", "scenarios/quiet.scn", "--policy", "magic", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "unknown policy 'magic'"));
+        result_clear(&r);
+        r = run_cli("run", "scenarios/quiet.scn", "--seed", "-3", NULL);
+        ck_assert_int_eq(r.status, 2);
+        result_clear(&r);
+        r = run_cli("run", "scenarios/quiet.scn", "--bogus", NULL);
+        ck_assert_int_eq(r.status, 2);
+        result_clear(&r);
+}
+END_TEST
+
+START_TEST(bad_scenario_exits_2_naming_file_line_key)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = write_temp_scenario(dir, "bad.scn",
+                "[scenario]\ncpus=2\n[task:r]\nprogram=rcu_read_lock; sleep 1ms; rcu_read_unlock\n");
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        struct result r = run_cli("run", path, "--out", out, NULL);
+
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "bad.scn:4: [task:r] program: column 16: sleep inside"));
+        ck_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
+        result_clear(&r);
+        r = run_cli("validate", path, "scenarios/quiet.scn", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.out, "quiet.scn: ok"));
+        result_clear(&r);
+}
+END_TEST
+
+START_TEST(oom_scenario_runs_out_of_memory_safely)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *summary = g_build_filename(dir, "summary.json", NULL);
+        g_autofree char *json = NULL;
+        struct result r = run_cli("run", "scenarios/oom.scn", "--policy", "none", "--out", dir, NULL);
+        static const char *const files[] = { "summary.json", "memory.csv", "gp.csv", "latency.csv" };
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_ptr_nonnull(strstr(r.out, "OUT OF MEMORY"));
+        for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+                g_autofree char *f = g_build_filename(dir, files[i], NULL);
+
+                ck_assert_msg(g_file_test(f, G_FILE_TEST_IS_REGULAR), "%s missing", files[i]);
+        }
+        ck_assert(g_file_get_contents(summary, &json, NULL, NULL));
+        ck_assert_ptr_nonnull(strstr(json, "\"oom\": true"));
+        ck_assert_ptr_nonnull(strstr(json, "\"safety_violations\": 0"));
+        ck_assert_ptr_nonnull(strstr(json, "\"complete\": true"));
+        result_clear(&r);
+}
+END_TEST
+
+START_TEST(safety_violation_exits_3)
+{
+        g_autofree char *dir = temp_dir();
+        struct result r = run_cli("run", "scenarios/oom.scn", "--out", dir, "--set",
+                                  "debug.break_grace_periods=true", NULL);
+
+        ck_assert_int_eq(r.status, 3);
+        ck_assert_ptr_nonnull(strstr(r.err, "SAFETY VIOLATION"));
+        ck_assert_ptr_nonnull(strstr(r.err, "invoked while reader reader"));
+        result_clear(&r);
+}
+END_TEST
+
+static char *file_contents(const char *dir, const char *name)
+{
+        g_autofree char *path = g_build_filename(dir, name, NULL);
+        char *s = NULL;
+
+        ck_assert_msg(g_file_get_contents(path, &s, NULL, NULL), "cannot read %s", path);
+        return s;
+}
+
+START_TEST(same_seed_gives_identical_outputs)
+{
+        g_autofree char *a = temp_dir();
+        g_autofree char *b = temp_dir();
+        g_autofree char *c = temp_dir();
+        static const char *const files[] = { "summary.json", "memory.csv", "gp.csv", "latency.csv" };
+        struct result r;
+
+        r = run_cli("run", "scenarios/quiet.scn", "--out", a, "-q", NULL);
+        ck_assert_int_eq(r.status, 0);
+        result_clear(&r);
+        r = run_cli("run", "scenarios/quiet.scn", "--out", b, "-q", NULL);
+        ck_assert_int_eq(r.status, 0);
+        result_clear(&r);
+        r = run_cli("run", "scenarios/quiet.scn", "--out", c, "-q", "--seed", "2", NULL);
+        ck_assert_int_eq(r.status, 0);
+        result_clear(&r);
+        for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+                g_autofree char *x = file_contents(a, files[i]);
+                g_autofree char *y = file_contents(b, files[i]);
+
+                ck_assert_msg(strcmp(x, y) == 0, "%s differs between identical runs", files[i]);
+        }
+        g_autofree char *s1 = file_contents(a, "summary.json");
+        g_autofree char *s3 = file_contents(c, "summary.json");
+
+        ck_assert_msg(strcmp(s1, s3) != 0, "a different seed should change the results");
+}
+END_TEST
+
+START_TEST(policies_lists_none)
+{
+        struct result r = run_cli("policies", NULL);
+
+        ck_assert_int_eq(r.status, 0);
+        ck_assert_ptr_nonnull(strstr(r.out, "none"));
+        result_clear(&r);
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+        Suite *s = suite_create("cli");
+        TCase *usage = tcase_create("usage");
+        TCase *runs = tcase_create("runs");
+
+        tcase_add_test(usage, help_and_version);
+        tcase_add_test(usage, usage_errors_exit_2);
+        tcase_add_test(usage, bad_scenario_exits_2_naming_file_line_key);
+        tcase_add_test(usage, policies_lists_none);
+        tcase_add_test(runs, oom_scenario_runs_out_of_memory_safely);
+        tcase_add_test(runs, safety_violation_exits_3);
+        tcase_add_test(runs, same_seed_gives_identical_outputs);
+        tcase_set_timeout(runs, 120);
+        suite_add_tcase(s, usage);
+        suite_add_tcase(s, runs);
+        return s;
+}
+
+int main(void)
+{
+        return run_suite(cli_suite());
+}
