@@ -7,56 +7,62 @@
  */
 #include "policy.h"
 
+#include "boost_stats.h"
 #include "../sim/engine.h"
 
 struct none_policy {
-        int64_t readers_blocked;        /* first switch-out of a critical section */
-        int64_t blocked_preempted;
-        int64_t blocked_on_mutex;
+        struct sim *sim;
+        struct boost_stats stats;
 };
+
+static void track_init(void *state)
+{
+        boost_track_init(state);
+}
+
+static struct boost_track *track_of(struct task *t)
+{
+        return policy_task_state(t, sizeof(struct boost_track), track_init);
+}
 
 static void *create_none(struct sim *sim, const struct policy_params *params, GError **error)
 {
-        (void)sim;
+        struct none_policy *p = g_new0(struct none_policy, 1);
+
         (void)params;
         (void)error;
-        return g_new0(struct none_policy, 1);
+        p->sim = sim;
+        boost_stats_init(&p->stats);
+        return p;
 }
 
 static void reader_blocked_none(void *pol, struct task *t, enum rcu_block_reason why)
 {
         struct none_policy *p = pol;
 
-        /* policy_data marks "already counted in this critical section". */
-        if (t->policy_data)
-                return;
-        t->policy_data = p;
-        p->readers_blocked++;
-        if (why == RCU_BLOCK_PREEMPTED)
-                p->blocked_preempted++;
-        else
-                p->blocked_on_mutex++;
+        boost_track_blocked(&p->stats, track_of(t), p->sim, why);
 }
 
 static void reader_unlock_none(void *pol, struct task *t)
 {
-        (void)pol;
-        t->policy_data = NULL;
+        struct none_policy *p = pol;
+
+        boost_track_cs_end(&p->stats, track_of(t), p->sim);
 }
 
 static void report_none(void *pol, struct report *r)
 {
         struct none_policy *p = pol;
 
-        report_int(r, "policy.readers_blocked", p->readers_blocked);
-        report_int(r, "policy.blocked_preempted", p->blocked_preempted);
-        report_int(r, "policy.blocked_on_mutex", p->blocked_on_mutex);
-        report_int(r, "policy.readers_boosted", 0);
+        boost_stats_report(&p->stats, p->sim, NULL, r);
 }
 
 static void destroy_none(void *pol)
 {
-        g_free(pol);
+        struct none_policy *p = pol;
+
+        boost_stats_finish(&p->stats);
+        g_free(p);
 }
 
 const struct boost_policy_ops none_policy_ops = {

@@ -69,6 +69,7 @@ struct sim {
         char *out_dir;
         struct outfile *memory_out;
         struct outfile *gp_out;
+        struct outfile *boost_out;
         struct event sample_ev;
         struct event end_ev;
         struct timed_event *timed;
@@ -95,6 +96,9 @@ struct task *sim_kthread_create(struct sim *sim, const char *name, const struct 
 void sim_task_exit_release(struct sim *sim, struct task *t);
 /* Stop the run after the current event; a non-NULL @error makes it a failure. */
 void sim_stop(struct sim *sim, const char *reason, GError *error);
+/* Record a boost.csv row: @t's effective priority went from @old_prio to
+ * its current one because of @what ("boost", "unboost", "reboost"). */
+void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_prio);
 /* Record a memory.csv row now. */
 void sim_sample_memory(struct sim *sim);
 

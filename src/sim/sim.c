@@ -115,6 +115,10 @@ static gboolean open_outputs(struct sim *sim, GError **error)
                 return FALSE;
         sim->rcu.gp_csv = outfile_stream(sim->gp_out);
         fputs("gp,start_ns,end_ns,duration_ns,waitack_ns,waitzero_ns,waitmb_ns\n", sim->rcu.gp_csv);
+        sim->boost_out = outfile_open(sim->out_dir, "boost.csv", error);
+        if (!sim->boost_out)
+                return FALSE;
+        fputs("time_ns,event,task,cpu,old_prio,new_prio\n", outfile_stream(sim->boost_out));
         return TRUE;
 }
 
@@ -212,6 +216,7 @@ void sim_free(struct sim *sim)
                 sim->policy->destroy(sim->pol);
         outfile_abort(sim->memory_out);
         outfile_abort(sim->gp_out);
+        outfile_abort(sim->boost_out);
         rcu_finish(sim);
         sched_finish(sim);
         for (int i = 0; i < sim->nmutexes; i++)
@@ -277,6 +282,19 @@ void sim_sample_memory(struct sim *sim)
                 fprintf(outfile_stream(sim->memory_out), "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
                         ",%" G_GINT64_FORMAT "\n", (gint64)sim->now, (gint64)sim->rcu.memory_bytes,
                         (gint64)sim->rcu.outstanding);
+}
+
+void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_prio)
+{
+        g_autofree char *from = NULL;
+        g_autofree char *to = NULL;
+
+        if (!sim->boost_out)
+                return;
+        from = sched_describe_prio(old_prio);
+        to = sched_describe_prio(t->prio);
+        fprintf(outfile_stream(sim->boost_out), "%" G_GINT64_FORMAT ",%s,%s,%d,%s,%s\n",
+                (gint64)sim->now, what, t->name, t->cpu, from, to);
 }
 
 static void sample_event(struct sim *sim, struct event *ev)
@@ -427,8 +445,10 @@ gboolean sim_finish(struct sim *sim, GError **error)
         build_report(sim);
         if (sim->out_dir) {
                 sim_sample_memory(sim);
+                sim->rcu.gp_csv = NULL;
                 ok = outfile_commit(g_steal_pointer(&sim->memory_out), &e) &&
-                     (sim->rcu.gp_csv = NULL, outfile_commit(g_steal_pointer(&sim->gp_out), &e)) &&
+                     outfile_commit(g_steal_pointer(&sim->gp_out), &e) &&
+                     outfile_commit(g_steal_pointer(&sim->boost_out), &e) &&
                      write_latency(sim, &e) && write_summary(sim, &e);
                 if (!ok) {
                         g_propagate_error(error, e);

@@ -56,6 +56,7 @@ void task_free(struct task *t)
                 return;
         g_free(t->name);
         g_free(t->counters);
+        g_free(t->policy_data);
         if (t->rng)
                 gsl_rng_free(t->rng);
         if (t->wakeup) {

@@ -112,7 +112,7 @@ struct task {
         uint64_t rcu_read_seq;          /* oracle order of the outermost lock */
         sim_time_ns rcu_read_start_ns;
         struct heap_node oracle_node;
-        void *policy_data;              /* per-task state of the boost policy */
+        void *policy_data;              /* the boost policy's per-task state; freed with the task */
 
         /* ---- priority inheritance (owned by mutex.c) ---- */
         struct mutex *blocked_on;

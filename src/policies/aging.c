@@ -1,0 +1,152 @@
+/* aging.c - aged per-CPU lists and the booster thread; see aging.h. */
+#include "aging.h"
+
+static struct step booster_step(struct sim *sim, struct task *self);
+
+void aging_init(struct aging *a, struct sim *sim, int nelem, sim_time_ns period_ns,
+                const struct aging_ops *ops, void *pol)
+{
+        memset(a, 0, sizeof(*a));
+        a->sim = sim;
+        a->ncpus = sim->ncpus;
+        a->nelem = nelem;
+        a->period_ns = period_ns;
+        a->ops = ops;
+        a->pol = pol;
+        a->elems = g_new0(struct aging_elem, (size_t)sim->ncpus * nelem);
+        for (int c = 0; c < sim->ncpus; c++) {
+                for (int i = 0; i < nelem; i++) {
+                        struct aging_elem *e = &a->elems[c * nelem + i];
+
+                        e->cpu = c;
+                        e->index = i;
+                        g_queue_init(&e->toboost);
+                        g_queue_init(&e->boosted);
+                }
+        }
+        g_queue_init(&a->local);
+        a->phase = AGING_ADVANCE;
+}
+
+void aging_finish(struct aging *a)
+{
+        /* Links live in per-task state: nothing on the lists is owned here. */
+        g_free(a->elems);
+}
+
+void aging_start_booster(struct aging *a, const char *name, const struct sched_spec *sched)
+{
+        struct cpumask all;
+
+        cpumask_fill(&all, a->ncpus);
+        a->booster = sim_kthread_create(a->sim, name, sched, &all, booster_step, a, true);
+}
+
+void aging_link_init(struct aging_link *l, struct task *t)
+{
+        l->link = (GList){ .data = t };
+        l->on = NULL;
+        l->elem = NULL;
+}
+
+void aging_link_add(struct aging_link *l, struct aging_elem *e, GQueue *q)
+{
+        g_return_if_fail(l->on == NULL);
+        g_queue_push_tail_link(q, &l->link);
+        l->on = q;
+        l->elem = e;
+}
+
+void aging_link_del(struct aging_link *l)
+{
+        if (!l->on)
+                return;
+        g_queue_unlink(l->on, &l->link);
+        l->on = NULL;
+}
+
+/* Move every task of @from to the end of the booster's local list. */
+static void splice_local(struct aging *a, GQueue *from)
+{
+        GList *link;
+
+        while ((link = g_queue_peek_head_link(from))) {
+                struct aging_link *l = container_of(link, struct aging_link, link);
+
+                g_queue_unlink(from, link);
+                g_queue_push_tail_link(&a->local, link);
+                l->on = &a->local;
+        }
+}
+
+static struct step pause_one_tick(struct sim *sim)
+{
+        return (struct step){ STEP_SLEEP_UNTIL, sim->now + sim->tick_ns };
+}
+
+static struct step booster_step(struct sim *sim, struct task *self)
+{
+        struct aging *a = self->step_data;
+
+        for (;;) {
+                switch (a->phase) {
+                case AGING_ADVANCE:
+                        a->idx = (a->idx + 1) % a->nelem;
+                        a->cpu = 0;
+                        a->passes++;
+                        a->phase = AGING_SCAN;
+                        break;
+                case AGING_SCAN:
+                        if (a->cpu >= a->ncpus) {
+                                a->phase = AGING_ADVANCE;
+                                return (struct step){ STEP_SLEEP_UNTIL, sim->now + a->period_ns };
+                        }
+                        /* The oldest element: the one the index reaches next. */
+                        a->cur = &a->elems[a->cpu * a->nelem + (a->idx + 1) % a->nelem];
+                        sim_charge_task(sim, self, COST_LOCK, 1, COST_PATH_BOOSTER);
+                        if (g_queue_is_empty(&a->cur->toboost) && g_queue_is_empty(&a->cur->boosted)) {
+                                a->cpu++;
+                                break;
+                        }
+                        sim_charge_task(sim, self, COST_LIST_OP, 2, COST_PATH_BOOSTER);
+                        splice_local(a, &a->cur->toboost);
+                        splice_local(a, &a->cur->boosted);
+                        a->phase = AGING_PICK;
+                        return pause_one_tick(sim);
+                case AGING_PICK: {
+                        GList *link = g_queue_peek_head_link(&a->local);
+                        struct task *t;
+
+                        if (!link) {    /* they all left their critical sections */
+                                a->cpu++;
+                                a->phase = AGING_SCAN;
+                                break;
+                        }
+                        sim_charge_task(sim, self, COST_LOCK, 1, COST_PATH_BOOSTER);
+                        sim_charge_task(sim, self, COST_LIST_OP, 1, COST_PATH_BOOSTER);
+                        container_of(link, struct aging_link, link)->on = NULL;
+                        g_queue_unlink(&a->local, link);
+                        t = aging_link_task(link);
+                        if (a->ops->boost(a->pol, t, a->cur)) {
+                                a->pending = t;
+                                a->phase = AGING_FINISH;
+                                return (struct step){ STEP_COMPUTE, 0 };
+                        }
+                        a->phase = AGING_FINISH;
+                        break;
+                }
+                case AGING_FINISH:
+                        if (a->pending) {
+                                a->ops->finish(a->pol, a->pending, a->cur);
+                                a->pending = NULL;
+                        }
+                        if (!g_queue_is_empty(&a->local)) {
+                                a->phase = AGING_PICK;
+                                return pause_one_tick(sim);
+                        }
+                        a->cpu++;
+                        a->phase = AGING_SCAN;
+                        break;
+                }
+        }
+}

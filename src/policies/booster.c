@@ -1,0 +1,242 @@
+/* booster.c - approach 1: boost from a booster thread, aged per-CPU lists,
+ * locks only off the fast paths (the Jan 15, 2007 -rt patch; the one the
+ * article recommends).
+ *
+ * Three task states: IDLE, BLOCKED, BOOSTED.
+ *  - Scheduler path: a task switched out inside a critical section while
+ *    IDLE takes the lock of element [this cpu][idx], joins its toboost list
+ *    and becomes BLOCKED.  A second switch-out in the same section does
+ *    nothing.
+ *  - Booster (aging.c): every period it boosts the oldest element's tasks,
+ *    one tick apart: each gets an RCU priority one level below the booster
+ *    (RT 48 under the default RR 49 booster), moves to `boosted` and
+ *    becomes BOOSTED.
+ *  - Read side: the outermost rcu_read_unlock() checks the state (the whole
+ *    fast path); if not IDLE it takes the element's lock, unlinks itself,
+ *    drops the RCU priority if BOOSTED, and becomes IDLE.
+ * If the booster's priority changes, boosted readers follow at once.
+ */
+#include "policy.h"
+
+#include "aging.h"
+#include "boost_stats.h"
+
+enum booster_state {
+        BOOSTER_IDLE,
+        BOOSTER_BLOCKED,
+        BOOSTER_BOOSTED,
+};
+
+struct booster_task {
+        struct aging_link al;
+        struct boost_track tr;
+        enum booster_state state;
+};
+
+struct booster_policy {
+        struct sim *sim;
+        struct aging aging;
+        struct boost_stats stats;
+};
+
+static const struct policy_key booster_keys[] = {
+        { "booster_prio", POLICY_KEY_SCHED, "rr:49",
+          "the booster thread's scheduling; readers are boosted one RT level below it" },
+        { "booster_period", POLICY_KEY_DURATION, "10ms", "how long the booster sleeps between passes (HZ/100)" },
+        { "aging_elements", POLICY_KEY_INT, "4", "aging elements per CPU (RCU_BOOST_ELEMENTS)" },
+        { NULL },
+};
+
+static void bt_init(void *state)
+{
+        struct booster_task *bt = state;
+
+        boost_track_init(&bt->tr);
+        bt->state = BOOSTER_IDLE;
+}
+
+static struct booster_task *bt_of(struct task *t)
+{
+        struct booster_task *bt = policy_task_state(t, sizeof(*bt), bt_init);
+
+        bt->al.link.data = t;
+        return bt;
+}
+
+/* One level below the booster (a larger internal value is less urgent). */
+static int boost_prio(const struct booster_policy *p)
+{
+        return p->aging.booster->normal_prio + 1;
+}
+
+static void apply_boost(struct booster_policy *p, struct task *t, struct booster_task *bt)
+{
+        int old = t->prio;
+
+        sim_charge_task(p->sim, p->aging.booster, COST_PRIO_CHANGE, 1, COST_PATH_BOOSTER);
+        sched_set_boost_prio(p->sim, t, boost_prio(p));
+        if (bt->state == BOOSTER_BLOCKED) {
+                bt->state = BOOSTER_BOOSTED;
+                boost_track_boosted(&p->stats, &bt->tr, p->sim, t, old);
+        } else if (t->prio != old) {
+                sim_log_boost(p->sim, t, "reboost", old);
+        }
+}
+
+/* aging_ops.boost: the booster took @t off element @e (lock held). */
+static bool boost_one_booster(void *pol, struct task *t, struct aging_elem *e)
+{
+        struct booster_policy *p = pol;
+        struct booster_task *bt = bt_of(t);
+
+        if (bt->state == BOOSTER_IDLE)
+                return false;
+        apply_boost(p, t, bt);
+        sim_charge_task(p->sim, p->aging.booster, COST_LIST_OP, 1, COST_PATH_BOOSTER);
+        aging_link_add(&bt->al, e, &e->boosted);
+        return false;
+}
+
+static const struct aging_ops booster_aging_ops = {
+        .boost = boost_one_booster,
+};
+
+static void *create_booster(struct sim *sim, const struct policy_params *params, GError **error)
+{
+        struct booster_policy *p;
+        struct sched_spec sched;
+        int64_t period, nelem;
+
+        if (!policy_param_sched(params, "booster_prio", &sched, error) ||
+            !policy_param_duration(params, "booster_period", &period, error) ||
+            !policy_param_int(params, "aging_elements", 1, 64, &nelem, error))
+                return NULL;
+        if (sched.policy == SCHED_POLICY_NORMAL || sched.value < 2) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "[policy] booster_prio: the booster must be fifo or rr 2..99, since "
+                            "readers are boosted one level below it");
+                return NULL;
+        }
+        if (period <= 0) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "[policy] booster_period: must be greater than zero");
+                return NULL;
+        }
+        p = g_new0(struct booster_policy, 1);
+        p->sim = sim;
+        boost_stats_init(&p->stats);
+        aging_init(&p->aging, sim, (int)nelem, period, &booster_aging_ops, p);
+        aging_start_booster(&p->aging, "rcu_booster", &sched);
+        return p;
+}
+
+static void reader_blocked_booster(void *pol, struct task *t, enum rcu_block_reason why)
+{
+        struct booster_policy *p = pol;
+        struct booster_task *bt = bt_of(t);
+        struct aging_elem *e;
+
+        boost_track_blocked(&p->stats, &bt->tr, p->sim, why);
+        if (bt->state != BOOSTER_IDLE)
+                return;
+        sim_charge_cpu(p->sim, t->cpu, COST_LOCK, 1, COST_PATH_SCHED);
+        sim_charge_cpu(p->sim, t->cpu, COST_LIST_OP, 1, COST_PATH_SCHED);
+        e = aging_current(&p->aging, t->cpu);
+        aging_link_add(&bt->al, e, &e->toboost);
+        bt->state = BOOSTER_BLOCKED;
+}
+
+static void reader_unlock_booster(void *pol, struct task *t)
+{
+        struct booster_policy *p = pol;
+        struct booster_task *bt = bt_of(t);
+
+        boost_track_cs_end(&p->stats, &bt->tr, p->sim);
+        if (bt->state == BOOSTER_IDLE)
+                return;         /* the fast path: one check */
+        sim_charge_task(p->sim, t, COST_LOCK, 1, COST_PATH_READ);
+        sim_charge_task(p->sim, t, COST_LIST_OP, 1, COST_PATH_READ);
+        aging_link_del(&bt->al);
+        if (bt->state == BOOSTER_BOOSTED) {
+                int old = t->prio;
+
+                sim_charge_task(p->sim, t, COST_PRIO_CHANGE, 1, COST_PATH_READ);
+                sched_set_boost_prio(p->sim, t, PRIO_NONE);
+                boost_track_unboosted(&p->stats, &bt->tr, p->sim, t, old);
+        }
+        bt->state = BOOSTER_IDLE;
+}
+
+/* The booster's priority changed: every boosted reader follows it. */
+static void follow_booster(struct booster_policy *p)
+{
+        for (guint i = 0; i < p->sim->tasks->len; i++) {
+                struct task *t = sim_task(p->sim, (int)i);
+                struct booster_task *bt = t->policy_data;
+
+                if (bt && bt->state == BOOSTER_BOOSTED)
+                        apply_boost(p, t, bt);
+        }
+}
+
+static void setscheduler_booster(void *pol, struct task *t)
+{
+        struct booster_policy *p = pol;
+
+        if (t == p->aging.booster)
+                follow_booster(p);
+}
+
+static gboolean set_param_booster(void *pol, const char *key, const char *value, GError **error)
+{
+        struct booster_policy *p = pol;
+
+        if (!strcmp(key, "booster_prio")) {
+                struct sched_spec s;
+
+                if (!units_parse_sched(value, &s, error))
+                        return FALSE;
+                if (s.policy == SCHED_POLICY_NORMAL || s.value < 2) {
+                        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                    "the booster must be fifo or rr 2..99");
+                        return FALSE;
+                }
+                sched_set_class(p->sim, p->aging.booster, &s);
+                follow_booster(p);
+                return TRUE;
+        }
+        if (!strcmp(key, "booster_period"))
+                return units_parse_duration(value, &p->aging.period_ns, error);
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s cannot change during a run", key);
+        return FALSE;
+}
+
+static void report_booster(void *pol, struct report *r)
+{
+        struct booster_policy *p = pol;
+
+        boost_stats_report(&p->stats, p->sim, p->aging.booster, r);
+        report_int(r, "policy.booster_passes", p->aging.passes);
+}
+
+static void destroy_booster(void *pol)
+{
+        struct booster_policy *p = pol;
+
+        aging_finish(&p->aging);
+        boost_stats_finish(&p->stats);
+        g_free(p);
+}
+
+const struct boost_policy_ops booster_policy_ops = {
+        .name = "booster",
+        .summary = "approach 1: booster thread, aged per-CPU lists, locks off the fast paths (use this one)",
+        .keys = booster_keys,
+        .create = create_booster,
+        .reader_blocked = reader_blocked_booster,
+        .reader_unlock = reader_unlock_booster,
+        .setscheduler = setscheduler_booster,
+        .set_param = set_param_booster,
+        .report = report_booster,
+        .destroy = destroy_booster,
+};
