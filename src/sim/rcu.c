@@ -367,6 +367,8 @@ void rcu_report(struct sim *sim, struct report *r)
         report_int(r, "rcu.read_sections", rcu->readers);
         report_int(r, "rcu.reader_switch_outs", rcu->reader_switch_outs);
         report_string(r, "rcu.final_state", rcu_flip_state_name(rcu->state));
+        /* A stalled grace period never completes, so gp_latency cannot show it. */
+        report_int(r, "rcu.gp_in_progress_ns", rcu->state == RCU_FLIP_IDLE ? 0 : sim->now - rcu->gp_start_ns);
         report_latency(r, "gp_latency", &rcu->gp_latency);
         report_latency(r, "callback_latency", &rcu->cb_latency);
         report_latency(r, "sync_latency", &rcu->sync_latency);

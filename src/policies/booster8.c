@@ -1,0 +1,398 @@
+/* booster8.c - approach 2: the same aging lists and booster, guarded by an
+ * eight-state lock-free machine (the Jan 2, 2007 -rt patch; the article's
+ * intermediate design).
+ *
+ * Task states (values as in the patch) and the events that move them:
+ *
+ *     IDLE 0, BLOCKED 1, BOOSTED 2, EXIT_OK 3,
+ *     UNBOOST_IDLE 4, UNBOOST_BLOCKED 5, BOOSTING 6, UNBOOST_EXITING 7
+ *
+ *     block (scheduler path)     +1   IDLE -> BLOCKED (and queue it),
+ *                                     UNBOOST_IDLE -> UNBOOST_BLOCKED
+ *     outermost unlock           &~3  BLOCKED -> IDLE, BOOSTED -> IDLE (unboosts
+ *                                     itself), BOOSTING -> UNBOOST_IDLE,
+ *                                     UNBOOST_BLOCKED -> UNBOOST_IDLE
+ *     exit                       +3   IDLE -> EXIT_OK,
+ *                                     UNBOOST_IDLE -> UNBOOST_EXITING (waits)
+ *     booster                         BLOCKED -> BOOSTING, boost, then
+ *                                     BOOSTING -> BOOSTED; if that cmpxchg
+ *                                     fails the reader unlocked meanwhile:
+ *     booster unboost            -4   UNBOOST_IDLE -> IDLE,
+ *                                     UNBOOST_BLOCKED -> BLOCKED (queued again),
+ *                                     UNBOOST_EXITING -> EXIT_OK (exit proceeds)
+ *
+ * Every transition is a cmpxchg (one atomic operation, charged to whoever
+ * makes it); list membership still takes the element's lock.  The booster
+ * boosts outside the list lock, and the work between BOOSTING and BOOSTED
+ * takes simulated time (its charged costs), so a reader can run, unlock and
+ * even block again in that window: it then runs boosted outside any
+ * critical section until the booster unboosts it (policy.boosted_outside_cs_ns).
+ * Readers are boosted to the booster's own level.
+ */
+#include "policy.h"
+
+#include "aging.h"
+#include "boost_stats.h"
+
+enum b8_state {
+        B8_IDLE,
+        B8_BLOCKED,
+        B8_BOOSTED,
+        B8_EXIT_OK,
+        B8_UNBOOST_IDLE,
+        B8_UNBOOST_BLOCKED,
+        B8_BOOSTING,
+        B8_UNBOOST_EXITING,
+        B8_NSTATES,
+};
+
+static const char *const b8_names[B8_NSTATES] = {
+        "IDLE", "BLOCKED", "BOOSTED", "EXIT_OK", "UNBOOST_IDLE", "UNBOOST_BLOCKED", "BOOSTING",
+        "UNBOOST_EXITING",
+};
+
+/* The transitions the machine allows, in the order they are reported. */
+static const struct { enum b8_state from, to; } b8_transitions[] = {
+        { B8_IDLE, B8_BLOCKED }, { B8_BLOCKED, B8_IDLE }, { B8_BLOCKED, B8_BOOSTING },
+        { B8_BOOSTING, B8_BOOSTED }, { B8_BOOSTED, B8_IDLE }, { B8_BOOSTING, B8_UNBOOST_IDLE },
+        { B8_UNBOOST_IDLE, B8_IDLE }, { B8_UNBOOST_IDLE, B8_UNBOOST_BLOCKED },
+        { B8_UNBOOST_BLOCKED, B8_UNBOOST_IDLE }, { B8_UNBOOST_BLOCKED, B8_BLOCKED },
+        { B8_IDLE, B8_EXIT_OK }, { B8_UNBOOST_IDLE, B8_UNBOOST_EXITING },
+        { B8_UNBOOST_EXITING, B8_EXIT_OK },
+};
+
+struct b8_task {
+        struct aging_link al;
+        struct boost_track tr;
+        enum b8_state state;
+        int64_t exit_wait_since;
+};
+
+struct b8_policy {
+        struct sim *sim;
+        struct aging aging;
+        struct boost_stats stats;
+        int64_t transitions[B8_NSTATES][B8_NSTATES];
+        int64_t failed_cmpxchg;
+        int64_t exits_held;
+        struct latency_stat exit_wait;
+};
+
+static const struct policy_key b8_keys[] = {
+        { "booster_prio", POLICY_KEY_SCHED, "rr:49",
+          "the booster thread's scheduling; readers are boosted to its level" },
+        { "booster_period", POLICY_KEY_DURATION, "10ms", "how long the booster sleeps between passes (HZ/100)" },
+        { "aging_elements", POLICY_KEY_INT, "4", "aging elements per CPU (RCU_BOOST_ELEMENTS)" },
+        { NULL },
+};
+
+static void b8_init(void *state)
+{
+        struct b8_task *bt = state;
+
+        boost_track_init(&bt->tr);
+        bt->state = B8_IDLE;
+}
+
+static struct b8_task *b8_of(struct task *t)
+{
+        struct b8_task *bt = policy_task_state(t, sizeof(*bt), b8_init);
+
+        bt->al.link.data = t;
+        return bt;
+}
+
+/* A successful cmpxchg: one atomic operation, charged to @t or @cpu. */
+static void cas_task(struct b8_policy *p, struct b8_task *bt, enum b8_state to, struct task *t,
+                     enum cost_path path)
+{
+        sim_charge_task(p->sim, t, COST_ATOMIC, 1, path);
+        p->transitions[bt->state][to]++;
+        bt->state = to;
+}
+
+static void cas_cpu(struct b8_policy *p, struct b8_task *bt, enum b8_state to, int cpu)
+{
+        sim_charge_cpu(p->sim, cpu, COST_ATOMIC, 1, COST_PATH_SCHED);
+        p->transitions[bt->state][to]++;
+        bt->state = to;
+}
+
+static void queue_blocked(struct b8_policy *p, struct task *t, struct b8_task *bt, struct task *payer)
+{
+        struct aging_elem *e = aging_current(&p->aging, t->cpu);
+
+        if (payer) {
+                sim_charge_task(p->sim, payer, COST_LOCK, 1, COST_PATH_BOOSTER);
+                sim_charge_task(p->sim, payer, COST_LIST_OP, 1, COST_PATH_BOOSTER);
+        } else {
+                sim_charge_cpu(p->sim, t->cpu, COST_LOCK, 1, COST_PATH_SCHED);
+                sim_charge_cpu(p->sim, t->cpu, COST_LIST_OP, 1, COST_PATH_SCHED);
+        }
+        aging_link_add(&bt->al, e, &e->toboost);
+}
+
+static void set_boost(struct b8_policy *p, struct task *t, struct b8_task *bt, struct task *payer,
+                      enum cost_path path)
+{
+        int old = t->prio;
+
+        sim_charge_task(p->sim, payer, COST_PRIO_CHANGE, 1, path);
+        sched_set_boost_prio(p->sim, t, p->aging.booster->normal_prio);
+        if (!boost_track_is_boosted(&bt->tr))
+                boost_track_boosted(&p->stats, &bt->tr, p->sim, t, old);
+        else if (t->prio != old)
+                sim_log_boost(p->sim, t, "reboost", old);
+}
+
+static void drop_boost(struct b8_policy *p, struct task *t, struct b8_task *bt, struct task *payer,
+                       enum cost_path path)
+{
+        int old = t->prio;
+
+        sim_charge_task(p->sim, payer, COST_PRIO_CHANGE, 1, path);
+        sched_set_boost_prio(p->sim, t, PRIO_NONE);
+        boost_track_unboosted(&p->stats, &bt->tr, p->sim, t, old);
+}
+
+/* aging_ops.boost: BLOCKED -> BOOSTING, then boost outside the list lock. */
+static bool boost_one_b8(void *pol, struct task *t, struct aging_elem *e)
+{
+        struct b8_policy *p = pol;
+        struct b8_task *bt = b8_of(t);
+        struct task *booster = p->aging.booster;
+
+        switch (bt->state) {
+        case B8_BLOCKED:
+                cas_task(p, bt, B8_BOOSTING, booster, COST_PATH_BOOSTER);
+                set_boost(p, t, bt, booster, COST_PATH_BOOSTER);
+                return true;    /* finish() after the booster has done the work */
+        case B8_BOOSTED:
+                /* Still blocked since its boost: renew it (the booster's level may have moved). */
+                set_boost(p, t, bt, booster, COST_PATH_BOOSTER);
+                sim_charge_task(p->sim, booster, COST_LIST_OP, 1, COST_PATH_BOOSTER);
+                aging_link_add(&bt->al, e, &e->boosted);
+                return false;
+        default:
+                return false;
+        }
+}
+
+/* aging_ops.finish: BOOSTING -> BOOSTED, or clean up after a reader that
+ * left its critical section while being boosted. */
+static void finish_b8(void *pol, struct task *t, struct aging_elem *e)
+{
+        struct b8_policy *p = pol;
+        struct b8_task *bt = b8_of(t);
+        struct task *booster = p->aging.booster;
+
+        if (bt->state == B8_BOOSTING) {
+                cas_task(p, bt, B8_BOOSTED, booster, COST_PATH_BOOSTER);
+                sim_charge_task(p->sim, booster, COST_LOCK, 1, COST_PATH_BOOSTER);
+                sim_charge_task(p->sim, booster, COST_LIST_OP, 1, COST_PATH_BOOSTER);
+                aging_link_add(&bt->al, e, &e->boosted);
+                return;
+        }
+        /* The cmpxchg BOOSTING -> BOOSTED failed: unboost after the fact. */
+        p->failed_cmpxchg++;
+        sim_charge_task(p->sim, booster, COST_ATOMIC, 1, COST_PATH_BOOSTER);
+        drop_boost(p, t, bt, booster, COST_PATH_BOOSTER);
+        switch (bt->state) {
+        case B8_UNBOOST_IDLE:
+                cas_task(p, bt, B8_IDLE, booster, COST_PATH_BOOSTER);
+                break;
+        case B8_UNBOOST_BLOCKED:
+                /* It blocked in a new critical section: queue it to be boosted again. */
+                cas_task(p, bt, B8_BLOCKED, booster, COST_PATH_BOOSTER);
+                queue_blocked(p, t, bt, booster);
+                break;
+        case B8_UNBOOST_EXITING:
+                cas_task(p, bt, B8_EXIT_OK, booster, COST_PATH_BOOSTER);
+                latency_stat_add(&p->exit_wait, p->sim->now - bt->exit_wait_since);
+                sim_task_exit_release(p->sim, t);
+                break;
+        default:
+                g_warn_if_reached();
+        }
+}
+
+static const struct aging_ops b8_aging_ops = {
+        .boost = boost_one_b8,
+        .finish = finish_b8,
+};
+
+static void *create_b8(struct sim *sim, const struct policy_params *params, GError **error)
+{
+        struct b8_policy *p;
+        struct sched_spec sched;
+        int64_t period, nelem;
+
+        if (!policy_param_sched(params, "booster_prio", &sched, error) ||
+            !policy_param_duration(params, "booster_period", &period, error) ||
+            !policy_param_int(params, "aging_elements", 1, 64, &nelem, error))
+                return NULL;
+        if (sched.policy == SCHED_POLICY_NORMAL) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "[policy] booster_prio: the booster must be fifo or rr");
+                return NULL;
+        }
+        if (period <= 0) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "[policy] booster_period: must be greater than zero");
+                return NULL;
+        }
+        p = g_new0(struct b8_policy, 1);
+        p->sim = sim;
+        boost_stats_init(&p->stats);
+        latency_stat_init(&p->exit_wait);
+        aging_init(&p->aging, sim, (int)nelem, period, &b8_aging_ops, p);
+        aging_start_booster(&p->aging, "rcu_booster", &sched);
+        return p;
+}
+
+static void reader_blocked_b8(void *pol, struct task *t, enum rcu_block_reason why)
+{
+        struct b8_policy *p = pol;
+        struct b8_task *bt = b8_of(t);
+
+        boost_track_blocked(&p->stats, &bt->tr, p->sim, why);
+        switch (bt->state) {
+        case B8_IDLE:
+                cas_cpu(p, bt, B8_BLOCKED, t->cpu);
+                queue_blocked(p, t, bt, NULL);
+                break;
+        case B8_UNBOOST_IDLE:
+                /* Still boosted from its last section; the booster will requeue it. */
+                cas_cpu(p, bt, B8_UNBOOST_BLOCKED, t->cpu);
+                break;
+        default:
+                break;  /* already switched out once in this section */
+        }
+}
+
+static void reader_unlock_b8(void *pol, struct task *t)
+{
+        struct b8_policy *p = pol;
+        struct b8_task *bt = b8_of(t);
+        enum b8_state was = bt->state;
+
+        boost_track_cs_end(&p->stats, &bt->tr, p->sim);
+        if (was == B8_IDLE)
+                return;
+        cas_task(p, bt, (enum b8_state)(was & ~3), t, COST_PATH_READ);
+        if (was == B8_BLOCKED || was == B8_BOOSTED) {
+                sim_charge_task(p->sim, t, COST_LOCK, 1, COST_PATH_READ);
+                sim_charge_task(p->sim, t, COST_LIST_OP, 1, COST_PATH_READ);
+                aging_link_del(&bt->al);
+        }
+        if (was == B8_BOOSTED)
+                drop_boost(p, t, bt, t, COST_PATH_READ);
+        /* BOOSTING / UNBOOST_BLOCKED -> UNBOOST_IDLE: the booster cleans up. */
+}
+
+static bool task_exit_b8(void *pol, struct task *t)
+{
+        struct b8_policy *p = pol;
+        struct b8_task *bt = t->policy_data;
+
+        if (!bt)
+                return true;
+        switch (bt->state) {
+        case B8_IDLE:
+                cas_task(p, bt, B8_EXIT_OK, t, COST_PATH_READ);
+                return true;
+        case B8_UNBOOST_IDLE:
+                /* The booster is working on it: wait for the handshake. */
+                cas_task(p, bt, B8_UNBOOST_EXITING, t, COST_PATH_READ);
+                bt->exit_wait_since = p->sim->now;
+                p->exits_held++;
+                return false;
+        default:
+                return true;
+        }
+}
+
+static void follow_booster(struct b8_policy *p)
+{
+        for (guint i = 0; i < p->sim->tasks->len; i++) {
+                struct task *t = sim_task(p->sim, (int)i);
+                struct b8_task *bt = t->policy_data;
+
+                if (bt && boost_track_is_boosted(&bt->tr))
+                        set_boost(p, t, bt, p->aging.booster, COST_PATH_BOOSTER);
+        }
+}
+
+static void setscheduler_b8(void *pol, struct task *t)
+{
+        struct b8_policy *p = pol;
+
+        if (t == p->aging.booster)
+                follow_booster(p);
+}
+
+static gboolean set_param_b8(void *pol, const char *key, const char *value, GError **error)
+{
+        struct b8_policy *p = pol;
+
+        if (!strcmp(key, "booster_prio")) {
+                struct sched_spec s;
+
+                if (!units_parse_sched(value, &s, error))
+                        return FALSE;
+                if (s.policy == SCHED_POLICY_NORMAL) {
+                        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                    "the booster must be fifo or rr");
+                        return FALSE;
+                }
+                sched_set_class(p->sim, p->aging.booster, &s);
+                follow_booster(p);
+                return TRUE;
+        }
+        if (!strcmp(key, "booster_period"))
+                return units_parse_duration(value, &p->aging.period_ns, error);
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s cannot change during a run", key);
+        return FALSE;
+}
+
+static void report_b8(void *pol, struct report *r)
+{
+        struct b8_policy *p = pol;
+        char key[96];
+
+        boost_stats_report(&p->stats, p->sim, p->aging.booster, r);
+        report_int(r, "policy.booster_passes", p->aging.passes);
+        report_int(r, "policy.failed_cmpxchg", p->failed_cmpxchg);
+        report_int(r, "policy.exits_held", p->exits_held);
+        report_latency(r, "policy.exit_wait", &p->exit_wait);
+        for (size_t i = 0; i < G_N_ELEMENTS(b8_transitions); i++) {
+                enum b8_state from = b8_transitions[i].from, to = b8_transitions[i].to;
+
+                g_snprintf(key, sizeof(key), "policy.transitions.%s_to_%s", b8_names[from], b8_names[to]);
+                report_int(r, key, p->transitions[from][to]);
+        }
+}
+
+static void destroy_b8(void *pol)
+{
+        struct b8_policy *p = pol;
+
+        aging_finish(&p->aging);
+        boost_stats_finish(&p->stats);
+        latency_stat_finish(&p->exit_wait);
+        g_free(p);
+}
+
+const struct boost_policy_ops booster8_policy_ops = {
+        .name = "booster-8state",
+        .summary = "approach 2: the same aging and booster with an eight-state lock-free machine",
+        .keys = b8_keys,
+        .create = create_b8,
+        .reader_blocked = reader_blocked_b8,
+        .reader_unlock = reader_unlock_b8,
+        .task_exit = task_exit_b8,
+        .setscheduler = setscheduler_b8,
+        .set_param = set_param_b8,
+        .report = report_b8,
+        .destroy = destroy_b8,
+};
