@@ -46,6 +46,26 @@ static inline char *scenario_error_of(const char *text)
         return msg;
 }
 
+/* The policy's description of @t's state ("BLOCKED toboost cpu0 elem0"). */
+static inline const char *policy_state(struct sim *sim, struct task *t)
+{
+        static char buf[128];
+
+        sim->policy->describe_task(sim->pol, t, buf, sizeof(buf));
+        return buf;
+}
+
+/* A number from the finished run's summary (asserting it exists). */
+static inline double summary_value(struct sim *sim, const char *key)
+{
+        double v = 0;
+
+        if (!sim_report(sim))
+                sim_finish(sim, NULL);
+        ck_assert_msg(report_lookup(sim_report(sim), key, &v), "no %s in the report", key);
+        return v;
+}
+
 #define MS(x) ((int64_t)((x) * 1000000.0))
 #define US(x) ((int64_t)((x) * 1000.0))
 

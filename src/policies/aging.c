@@ -65,6 +65,17 @@ void aging_link_del(struct aging_link *l)
         l->on = NULL;
 }
 
+void aging_link_describe(const struct aging *a, const struct aging_link *l, char *buf, size_t len)
+{
+        if (!l->on)
+                g_strlcpy(buf, "none", len);
+        else if (l->on == &a->local)
+                g_strlcpy(buf, "booster", len);
+        else
+                g_snprintf(buf, len, "%s cpu%d elem%d", l->on == &l->elem->toboost ? "toboost" : "boosted",
+                           l->elem->cpu, l->elem->index);
+}
+
 /* Move every task of @from to the end of the booster's local list. */
 static void splice_local(struct aging *a, GQueue *from)
 {

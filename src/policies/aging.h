@@ -89,6 +89,9 @@ void aging_link_init(struct aging_link *l, struct task *t);
 void aging_link_add(struct aging_link *l, struct aging_elem *e, GQueue *q);
 /* Unlink from whatever list @l is on (no-op when on none). */
 void aging_link_del(struct aging_link *l);
+/* "toboost cpu0 elem2", "boosted cpu1 elem0", "booster", or "none". */
+void aging_link_describe(const struct aging *a, const struct aging_link *l, char *buf, size_t len);
+
 static inline struct task *aging_link_task(GList *link)
 {
         return link->data;

@@ -211,6 +211,17 @@ static gboolean set_param_booster(void *pol, const char *key, const char *value,
         return FALSE;
 }
 
+static void describe_task_booster(void *pol, struct task *t, char *buf, size_t len)
+{
+        static const char *const names[] = { "IDLE", "BLOCKED", "BOOSTED" };
+        struct booster_policy *p = pol;
+        struct booster_task *bt = bt_of(t);
+        char where[64];
+
+        aging_link_describe(&p->aging, &bt->al, where, sizeof(where));
+        g_snprintf(buf, len, "%s %s", names[bt->state], where);
+}
+
 static void report_booster(void *pol, struct report *r)
 {
         struct booster_policy *p = pol;
@@ -237,6 +248,7 @@ const struct boost_policy_ops booster_policy_ops = {
         .reader_unlock = reader_unlock_booster,
         .setscheduler = setscheduler_booster,
         .set_param = set_param_booster,
+        .describe_task = describe_task_booster,
         .report = report_booster,
         .destroy = destroy_booster,
 };

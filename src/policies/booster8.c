@@ -355,6 +355,16 @@ static gboolean set_param_b8(void *pol, const char *key, const char *value, GErr
         return FALSE;
 }
 
+static void describe_task_b8(void *pol, struct task *t, char *buf, size_t len)
+{
+        struct b8_policy *p = pol;
+        struct b8_task *bt = b8_of(t);
+        char where[64];
+
+        aging_link_describe(&p->aging, &bt->al, where, sizeof(where));
+        g_snprintf(buf, len, "%s %s", b8_names[bt->state], where);
+}
+
 static void report_b8(void *pol, struct report *r)
 {
         struct b8_policy *p = pol;
@@ -393,6 +403,7 @@ const struct boost_policy_ops booster8_policy_ops = {
         .task_exit = task_exit_b8,
         .setscheduler = setscheduler_b8,
         .set_param = set_param_b8,
+        .describe_task = describe_task_b8,
         .report = report_b8,
         .destroy = destroy_b8,
 };

@@ -218,6 +218,16 @@ static gboolean set_param_pi(void *pol, const char *key, const char *value, GErr
         return FALSE;
 }
 
+static void describe_task_pi(void *pol, struct task *t, char *buf, size_t len)
+{
+        struct pi_policy *p = pol;
+        struct pi_task *pt = pt_of(t);
+
+        g_snprintf(buf, len, "%s%s%s%s", pt->owns ? "owns-lock" : pt->lock.owner ? "lock-held-by-other" : "lock-free",
+                   pt->queued ? " queued" : "", pt->unboostable ? " unboostable" : "",
+                   p->target == t ? " boosting" : "");
+}
+
 static void report_pi(void *pol, struct report *r)
 {
         struct pi_policy *p = pol;
@@ -249,6 +259,7 @@ const struct boost_policy_ops pilock_policy_ops = {
         .reader_blocked = reader_blocked_pi,
         .reader_unlock = reader_unlock_pi,
         .set_param = set_param_pi,
+        .describe_task = describe_task_pi,
         .report = report_pi,
         .destroy = destroy_pi,
 };

@@ -23,6 +23,7 @@
 
 #include <glib.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct sim;
@@ -97,6 +98,10 @@ struct boost_policy_ops {
         /* A timed scenario event sets [policy] @key to @value at run time.
          * Return FALSE with @error for a key that cannot change. */
         gboolean (*set_param)(void *pol, const char *key, const char *value, GError **error);
+
+        /* Describe @t's policy state in @buf, e.g. "BLOCKED toboost cpu0 elem2"
+         * (for tests, traces and debugging). */
+        void (*describe_task)(void *pol, struct task *t, char *buf, size_t len);
 
         /* At the end of the run: add counters under "policy." in @r. */
         void (*report)(void *pol, struct report *r);

@@ -1,0 +1,185 @@
+/* Policy booster (approach 1): IDLE/BLOCKED/BOOSTED, aged lists, the
+ * booster's timing, unboost at unlock, following the booster's priority. */
+#include "testutil.h"
+
+#define RT(p) (99 - (p))
+
+/* One CPU; the reader is preempted 1 ms into a 10 ms critical section. */
+#define ONE_READER(extra) "[scenario]\ncpus=1\nduration=200ms\n" ZERO_COSTS extra \
+        "[task:reader]\nsched=normal:0\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n" \
+        "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 150ms\n"
+
+START_TEST(reader_is_queued_aged_boosted_and_unboosted)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(ONE_READER(""), "booster", &sc);
+        struct task *r = find_task(sim, "reader");
+
+        sim_run_until(sim, US(1500));
+        /* Switched out at 1 ms: joins element [cpu0][idx]; the booster has
+         * advanced idx once (to 1) at t = 0. */
+        ck_assert_str_eq(policy_state(sim, r), "BLOCKED toboost cpu0 elem1");
+        ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        /* idx 2 at 10 ms, 3 at 20 ms, 0 at 30 ms: then element 1 is the
+         * oldest; spliced at 30 ms, boosted one tick later. */
+        sim_run_until(sim, MS(30) + US(500));
+        ck_assert_str_eq(policy_state(sim, r), "BLOCKED booster");
+        ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        /* (The booster's own lock and list costs shift it by nanoseconds.) */
+        sim_run_until(sim, MS(31) + US(10));
+        ck_assert_str_eq(policy_state(sim, r), "BOOSTED boosted cpu0 elem1");
+        ck_assert_int_eq(r->prio, RT(48));             /* one below the RR 49 booster */
+        ck_assert_int_eq(r->boost_prio, RT(48));
+        ck_assert_ptr_eq(sim->cpus[0].curr, r);         /* ahead of the FIFO 10 hog */
+        /* 9 ms of critical section left: unlock at 40 ms drops the boost. */
+        sim_run_until(sim, MS(40) + US(20));
+        ck_assert_str_eq(policy_state(sim, r), "IDLE none");
+        ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        ck_assert_int_eq(r->rcu_nesting, 0);
+        ck_assert_int_eq(summary_value(sim, "policy.readers_blocked"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy.readers_unboosted"), 1);
+        ck_assert_int_ge(summary_value(sim, "policy.boost_delay.max_ns"), MS(30));
+        ck_assert_int_le(summary_value(sim, "policy.boost_delay.max_ns"), MS(30) + US(10));
+        ck_assert_int_ge(summary_value(sim, "policy.boosted_time.max_ns"), MS(9));
+        ck_assert_int_le(summary_value(sim, "policy.boosted_time.max_ns"), MS(9) + US(10));
+        ck_assert_int_eq(summary_value(sim, "policy.boosted_outside_cs_ns"), 0);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(unlock_before_boost_leaves_the_list)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=100ms\n" ZERO_COSTS
+                "[task:reader]\nsched=normal:0\nprogram=rcu_read_lock; compute 3ms; rcu_read_unlock; sleep 1s\n"
+                "[task:blip]\nsched=fifo:10\nstart=1ms\nprogram=compute 1ms\n", "booster", &sc);
+        struct task *r = find_task(sim, "reader");
+
+        sim_run_until(sim, US(1500));
+        ck_assert_str_eq(policy_state(sim, r), "BLOCKED toboost cpu0 elem1");
+        sim_run_until(sim, MS(5));
+        ck_assert_str_eq(policy_state(sim, r), "IDLE none");
+        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 0);
+        ck_assert_int_eq(summary_value(sim, "policy.lock_acquisitions") >= 2, 1);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(second_switch_out_in_a_section_does_nothing)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=100ms\n" ZERO_COSTS
+                "[task:reader]\nsched=normal:0\nprogram=rcu_read_lock; compute 5ms; rcu_read_unlock; sleep 1s\n"
+                "[task:blip]\nsched=fifo:10\nstart=1ms\nprogram=compute 100us; sleep 1ms; compute 100us\n",
+                "booster", &sc);
+        struct task *r = find_task(sim, "reader");
+
+        sim_run(sim);
+        ck_assert_int_eq(summary_value(sim, "policy.readers_blocked"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy.switch_outs_again"), 1);
+        ck_assert_str_eq(policy_state(sim, r), "IDLE none");
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(boosted_readers_follow_the_booster)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(ONE_READER(
+                "[event:raise]\nat=35ms\ntask=rcu_booster\nsched=rr:60\n"
+                "[event:lower]\nat=37ms\npolicy.booster_prio=fifo:30\n"), "booster", &sc);
+        struct task *r = find_task(sim, "reader");
+
+        sim_run_until(sim, MS(34));
+        ck_assert_int_eq(r->prio, RT(48));
+        ck_assert_int_eq(r->rcu_nesting, 1);
+        sim_run_until(sim, MS(35));
+        ck_assert_int_eq(r->prio, RT(59));
+        sim_run_until(sim, MS(37));
+        ck_assert_int_eq(r->prio, RT(29));
+        ck_assert_int_eq(find_task(sim, "rcu_booster")->prio, RT(30));
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(reader_blocked_on_a_mutex_passes_its_boost_on)
+{
+        /* The reader blocks on m inside its critical section; the owner, a
+         * nice task behind the hog, gets the reader's boost by inheritance. */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=200ms\n" ZERO_COSTS "[mutex:m]\n"
+                "[task:owner]\nsched=normal:0\nprogram=lock m; compute 3ms; unlock m; sleep 1s\n"
+                "[task:reader]\nsched=fifo:5\nstart=500us\nprogram=rcu_read_lock; lock m; compute 1ms; unlock m; rcu_read_unlock; sleep 1s\n"
+                "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 150ms\n", "booster", &sc);
+        struct task *r = find_task(sim, "reader"), *owner = find_task(sim, "owner");
+
+        sim_run_until(sim, MS(2));
+        ck_assert_int_eq(r->state, TASK_BLOCKED);
+        ck_assert_str_eq(policy_state(sim, r), "BLOCKED toboost cpu0 elem1");
+        ck_assert_int_eq(owner->prio, RT(5));           /* inherited from the reader */
+        sim_run_until(sim, MS(31) + US(10));
+        ck_assert_int_eq(r->prio, RT(48));
+        ck_assert_int_eq(owner->prio, RT(48));          /* inherited through m */
+        ck_assert_int_eq(owner->boost_prio, PRIO_NONE);
+        sim_run_until(sim, MS(40));
+        ck_assert_int_eq(r->rcu_nesting, 0);
+        ck_assert_int_eq(r->prio, RT(5));
+        ck_assert_int_eq(owner->prio, PRIO_NICE_0);
+        ck_assert_int_eq(summary_value(sim, "policy.blocked_on_mutex"), 1);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(keeps_memory_bounded_where_none_runs_out)
+{
+        const char *text = "[scenario]\ncpus=2\nduration=3s\n[rcu]\nmemory_limit=32MiB\n"
+                "[task:updater]\nsched=fifo:20\naffinity=1\nprogram=loop { compute exp(20us); call_rcu 4KiB; sleep exp(20us) }\n"
+                "[task:reader]\nsched=normal:19\naffinity=0\nprogram=loop { rcu_read_lock; compute exp(300us); rcu_read_unlock; sleep exp(50us) }\n"
+                "[task:hog]\nsched=fifo:10\naffinity=0\nstart=500ms\nprogram=compute 2s\n";
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(text, "none", &sc);
+
+        sim_run(sim);
+        ck_assert(sim->rcu.oom);
+        sim_free(sim);
+        scenario_free(sc);
+        sim = sim_from_text(text, "booster", &sc);
+        sim_run(sim);
+        ck_assert(!sim->rcu.oom);
+        ck_assert_int_lt(sim->rcu.peak_memory_bytes, 8 << 20);
+        ck_assert_int_le(sim->rcu.gp_latency.max_ns, MS(35));
+        ck_assert_int_eq(sim_safety_violations(sim), 0);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+static Suite *booster_suite(void)
+{
+        Suite *s = suite_create("booster");
+        TCase *states = tcase_create("states");
+        TCase *prio = tcase_create("priorities");
+        TCase *outcome = tcase_create("outcome");
+
+        tcase_add_test(states, reader_is_queued_aged_boosted_and_unboosted);
+        tcase_add_test(states, unlock_before_boost_leaves_the_list);
+        tcase_add_test(states, second_switch_out_in_a_section_does_nothing);
+        tcase_add_test(prio, boosted_readers_follow_the_booster);
+        tcase_add_test(prio, reader_blocked_on_a_mutex_passes_its_boost_on);
+        tcase_add_test(outcome, keeps_memory_bounded_where_none_runs_out);
+        suite_add_tcase(s, states);
+        suite_add_tcase(s, prio);
+        suite_add_tcase(s, outcome);
+        return s;
+}
+
+int main(void)
+{
+        return run_suite(booster_suite());
+}
