@@ -1,0 +1,143 @@
+/* Policy pi-lock (approach 3): the per-task lock taken in the scheduler
+ * path, boosting by priority inheritance, serial boosting, the hand-off race. */
+#include "testutil.h"
+
+#define RT(p) (99 - (p))
+
+START_TEST(boost_comes_from_priority_inheritance)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=100ms\n" ZERO_COSTS
+                "[task:reader]\nsched=normal:0\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
+                "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 80ms\n", "pi-lock", &sc);
+        struct task *r = find_task(sim, "reader"), *b = find_task(sim, "rcu_booster");
+
+        sim_run_until(sim, MS(2));
+        /* The scheduler path took the reader's own lock on its behalf. */
+        ck_assert_str_eq(policy_state(sim, r), "owns-lock queued");
+        /* The booster looks every 10 ms, and blocks on the reader's lock. */
+        sim_run_until(sim, MS(10) + US(50));
+        ck_assert_int_eq(b->state, TASK_BLOCKED);
+        ck_assert_str_eq(policy_state(sim, r), "owns-lock boosting");
+        ck_assert_int_eq(r->prio, RT(49));
+        ck_assert_int_eq(r->boost_prio, PRIO_NONE);     /* no RCU term: it is all PI */
+        /* 9 ms left: at the unlock the lock passes to the booster, which frees it. */
+        sim_run_until(sim, MS(19) + US(100));
+        ck_assert_int_eq(r->rcu_nesting, 0);
+        ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        ck_assert_str_eq(policy_state(sim, r), "lock-free");
+        ck_assert_int_eq(summary_value(sim, "policy.handoffs"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy.readers_unboosted"), 1);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(readers_are_boosted_one_at_a_time)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=300ms\n" ZERO_COSTS
+                "[task:reader]\nsched=normal:0\ncount=4\nprogram=rcu_read_lock; compute 8ms; rcu_read_unlock; sleep 1s\n"
+                "[task:hog]\nsched=fifo:10\nstart=10ms\nprogram=compute 200ms\n", "pi-lock", &sc);
+        int max_boosted = 0;
+
+        for (int t = 1; t <= 80; t++) {
+                int boosted = 0;
+
+                sim_run_until(sim, MS(t) + US(500));
+                for (int i = 0; i < 4; i++) {
+                        g_autofree char *name = g_strdup_printf("reader.%d", i);
+
+                        boosted += find_task(sim, name)->prio == RT(49);
+                }
+                max_boosted = MAX(max_boosted, boosted);
+        }
+        ck_assert_int_eq(max_boosted, 1);
+        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 4);
+        ck_assert_int_eq(summary_value(sim, "policy.max_queued"), 4);
+        /* The last one waited for the three before it. */
+        ck_assert_int_ge(summary_value(sim, "policy.boost_delay.max_ns"), MS(15));
+        for (int i = 0; i < 4; i++) {
+                g_autofree char *name = g_strdup_printf("reader.%d", i);
+
+                ck_assert_int_eq(find_task(sim, name)->rcu_nesting, 0);
+        }
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(handoff_race_leaves_a_reader_unboosted)
+{
+        /* The booster, pinned to CPU 1, is kept off its CPU by a FIFO 60 task
+         * from 15 to 40 ms.  The reader unlocks at 19 ms, handing its lock to
+         * the booster; at 21 ms it is preempted in its next critical section
+         * and finds its own lock still held by the booster. */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=2\nduration=200ms\n" ZERO_COSTS
+                "[event:pin]\nat=0\ntask=rcu_booster\naffinity=1\n"
+                "[task:reader]\nsched=normal:0\naffinity=0\n"
+                "program=rcu_read_lock; compute 10ms; rcu_read_unlock; rcu_read_lock; compute 5ms; rcu_read_unlock; sleep 1s\n"
+                "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 9500us\n"
+                "[task:hog2]\nsched=fifo:10\naffinity=0\nstart=21ms\nprogram=compute 50ms\n"
+                "[task:blocker]\nsched=fifo:60\naffinity=1\nstart=15ms\nprogram=compute 25ms\n", "pi-lock", &sc);
+        struct task *r = find_task(sim, "reader");
+
+        sim_run_until(sim, MS(19) + US(100));
+        ck_assert_int_eq(r->rcu_nesting, 0);
+        /* Handed to the booster, which cannot run to release it. */
+        ck_assert_str_eq(policy_state(sim, r), "lock-held-by-other boosting");
+        sim_run_until(sim, MS(30));
+        ck_assert_int_eq(r->rcu_nesting, 1);
+        ck_assert_int_eq(r->state, TASK_RUNNABLE);
+        ck_assert_str_eq(policy_state(sim, r), "lock-held-by-other unboostable boosting");
+        ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        sim_run_until(sim, MS(60));
+        /* Nobody boosts it: it waits for hog2, and so does every grace period. */
+        ck_assert_str_eq(policy_state(sim, r), "lock-free unboostable");
+        ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        ck_assert_int_eq(sim->rcu.state == RCU_FLIP_IDLE || sim->rcu.state == RCU_FLIP_WAITZERO, 1);
+        ck_assert_int_eq(summary_value(sim, "policy.not_boostable"), 1);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(booster_priority_reaches_the_reader_through_pi)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=100ms\n" ZERO_COSTS
+                "[task:reader]\nsched=normal:0\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
+                "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 80ms\n"
+                "[event:raise]\nat=12ms\npolicy.booster_prio=fifo:70\n", "pi-lock", &sc);
+        struct task *r = find_task(sim, "reader");
+
+        sim_run_until(sim, MS(11));
+        ck_assert_int_eq(r->prio, RT(49));
+        sim_run_until(sim, MS(12));
+        ck_assert_int_eq(r->prio, RT(70));
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+static Suite *pilock_suite(void)
+{
+        Suite *s = suite_create("pi-lock");
+        TCase *pi = tcase_create("inheritance");
+        TCase *weak = tcase_create("weaknesses");
+
+        tcase_add_test(pi, boost_comes_from_priority_inheritance);
+        tcase_add_test(pi, booster_priority_reaches_the_reader_through_pi);
+        tcase_add_test(weak, readers_are_boosted_one_at_a_time);
+        tcase_add_test(weak, handoff_race_leaves_a_reader_unboosted);
+        suite_add_tcase(s, pi);
+        suite_add_tcase(s, weak);
+        return s;
+}
+
+int main(void)
+{
+        return run_suite(pilock_suite());
+}
