@@ -1,0 +1,146 @@
+/* The shipped scenarios show what they claim, under every policy, with the
+ * safety oracle silent: the issue's "done when", as a regression suite. */
+#include "testutil.h"
+
+static const char *const policies[] = { "none", "booster", "booster-8state", "pi-lock" };
+
+static struct sim *run_shipped(const char *name, const char *policy, struct scenario **sc)
+{
+        g_autofree char *path = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "scenarios", name, NULL);
+        GError *e = NULL;
+        struct sim *sim;
+
+        *sc = scenario_load(path, NULL, &e);
+        ck_assert_msg(*sc != NULL, "%s", e ? e->message : "");
+        sim = sim_new(*sc, &(struct sim_options){ .policy = policy }, &e);
+        ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
+        sim_run(sim);
+        ck_assert_msg(sim_finish(sim, &e), "%s/%s: %s", name, policy, e ? e->message : "");
+        ck_assert_msg(sim_safety_violations(sim) == 0, "%s/%s: safety violations", name, policy);
+        return sim;
+}
+
+#define FOR_POLICY(var) for (size_t var = 0; var < G_N_ELEMENTS(policies); var++)
+
+START_TEST(oom_scenario)
+{
+        FOR_POLICY(i) {
+                struct scenario *sc;
+                struct sim *sim = run_shipped("oom.scn", policies[i], &sc);
+                bool boosting = i != 0;
+
+                ck_assert_msg(summary_value(sim, "memory.oom") == !boosting, "%s", policies[i]);
+                if (boosting) {
+                        ck_assert_int_lt(summary_value(sim, "memory.peak_bytes"), 16 << 20);
+                        ck_assert_int_ge(summary_value(sim, "policy.readers_boosted"), 1);
+                }
+                if (i == 1 || i == 2)   /* near the aging delay: 2-3 booster periods */
+                        ck_assert_int_le(summary_value(sim, "gp_latency.max_ns"), MS(35));
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
+START_TEST(quiet_scenario)
+{
+        FOR_POLICY(i) {
+                struct scenario *sc;
+                struct sim *sim = run_shipped("quiet.scn", policies[i], &sc);
+
+                ck_assert(!summary_value(sim, "memory.oom"));
+                ck_assert_int_lt(summary_value(sim, "memory.peak_bytes"), 1 << 20);
+                ck_assert_int_gt(summary_value(sim, "rcu.grace_periods"), 1000);
+                ck_assert_int_le(summary_value(sim, "gp_latency.max_ns"), MS(10));
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
+START_TEST(many_readers_scenario)
+{
+        double delay[G_N_ELEMENTS(policies)];
+
+        FOR_POLICY(i) {
+                struct scenario *sc;
+                struct sim *sim = run_shipped("many-readers.scn", policies[i], &sc);
+
+                ck_assert_msg(summary_value(sim, "memory.oom") == (i == 0), "%s", policies[i]);
+                delay[i] = summary_value(sim, "policy.boost_delay.max_ns");
+                sim_free(sim);
+                scenario_free(sc);
+        }
+        /* pi-lock's serial boosting: readers wait far longer to be boosted. */
+        ck_assert_msg(delay[3] > 3 * delay[1], "pi-lock %.0f vs booster %.0f", delay[3], delay[1]);
+}
+END_TEST
+
+START_TEST(starvation_scenarios)
+{
+        FOR_POLICY(i) {
+                struct scenario *sc;
+                struct sim *sim = run_shipped("booster-starvation.scn", policies[i], &sc);
+
+                ck_assert(summary_value(sim, "memory.oom"));
+                ck_assert_int_gt(summary_value(sim, "rcu.gp_in_progress_ns"), MS(500));
+                sim_free(sim);
+                scenario_free(sc);
+
+                sim = run_shipped("callback-starvation.scn", policies[i], &sc);
+                ck_assert(summary_value(sim, "memory.oom"));
+                /* Boosting keeps grace periods flowing; the callbacks still starve. */
+                if (i != 0)
+                        ck_assert_int_lt(summary_value(sim, "rcu.gp_in_progress_ns"), MS(50));
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
+START_TEST(policies_see_the_same_random_streams)
+{
+        /* Before the hog arrives nobody is boosted, so every policy must
+         * have drawn exactly the same numbers: same reads, same callbacks. */
+        double reads[G_N_ELEMENTS(policies)];
+
+        FOR_POLICY(i) {
+                struct scenario *sc;
+                GError *e = NULL;
+                g_autofree char *path = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "scenarios",
+                                                         "oom.scn", NULL);
+                const char *set[] = { "task:hog.start=4s", "scenario.duration=900ms", NULL };
+                struct sim *sim;
+
+                sc = scenario_load(path, set, &e);
+                ck_assert_ptr_nonnull(sc);
+                sim = sim_new(sc, &(struct sim_options){ .policy = policies[i] }, &e);
+                sim_run(sim);
+                reads[i] = summary_value(sim, "rcu.callbacks_registered");
+                sim_free(sim);
+                scenario_free(sc);
+        }
+        FOR_POLICY(i)
+                ck_assert_msg(reads[i] == reads[0], "%s drew differently", policies[i]);
+}
+END_TEST
+
+static Suite *outcomes_suite(void)
+{
+        Suite *s = suite_create("outcomes");
+        TCase *tc = tcase_create("shipped-scenarios");
+
+        tcase_set_timeout(tc, 300);
+        tcase_add_test(tc, oom_scenario);
+        tcase_add_test(tc, quiet_scenario);
+        tcase_add_test(tc, many_readers_scenario);
+        tcase_add_test(tc, starvation_scenarios);
+        tcase_add_test(tc, policies_see_the_same_random_streams);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+int main(void)
+{
+        return run_suite(outcomes_suite());
+}
