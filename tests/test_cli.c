@@ -169,16 +169,16 @@ START_TEST(same_seed_gives_identical_outputs)
         g_autofree char *a = temp_dir();
         g_autofree char *b = temp_dir();
         g_autofree char *c = temp_dir();
-        static const char *const files[] = { "summary.json", "memory.csv", "gp.csv", "latency.csv" };
+        static const char *const files[] = { "summary.json", "memory.csv", "gp.csv", "boost.csv", "latency.csv" };
         struct result r;
 
-        r = run_cli("run", "scenarios/quiet.scn", "--out", a, "-q", NULL);
+        r = run_cli("run", "scenarios/quiet.scn", "--policy", "pi-lock", "--out", a, "-q", NULL);
         ck_assert_int_eq(r.status, 0);
         result_clear(&r);
-        r = run_cli("run", "scenarios/quiet.scn", "--out", b, "-q", NULL);
+        r = run_cli("run", "scenarios/quiet.scn", "--policy", "pi-lock", "--out", b, "-q", NULL);
         ck_assert_int_eq(r.status, 0);
         result_clear(&r);
-        r = run_cli("run", "scenarios/quiet.scn", "--out", c, "-q", "--seed", "2", NULL);
+        r = run_cli("run", "scenarios/quiet.scn", "--policy", "pi-lock", "--out", c, "-q", "--seed", "2", NULL);
         ck_assert_int_eq(r.status, 0);
         result_clear(&r);
         for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
@@ -199,7 +199,11 @@ START_TEST(policies_lists_none)
         struct result r = run_cli("policies", NULL);
 
         ck_assert_int_eq(r.status, 0);
-        ck_assert_ptr_nonnull(strstr(r.out, "none"));
+        ck_assert_ptr_nonnull(strstr(r.out, "none "));
+        ck_assert_ptr_nonnull(strstr(r.out, "booster "));
+        ck_assert_ptr_nonnull(strstr(r.out, "booster-8state "));
+        ck_assert_ptr_nonnull(strstr(r.out, "pi-lock "));
+        ck_assert_ptr_nonnull(strstr(r.out, "booster_prio=rr:49"));
         result_clear(&r);
 }
 END_TEST

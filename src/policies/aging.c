@@ -28,6 +28,57 @@ void aging_init(struct aging *a, struct sim *sim, int nelem, sim_time_ns period_
         a->phase = AGING_ADVANCE;
 }
 
+static gboolean check_booster_sched(const struct sched_spec *s, int min_rt, const char *where,
+                                    GError **error)
+{
+        if (s->policy != SCHED_POLICY_NORMAL && s->value >= min_rt)
+                return TRUE;
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                    "%sthe booster must be fifo or rr %d..99%s", where, min_rt,
+                    min_rt > 1 ? ", since readers are boosted one level below it" : "");
+        return FALSE;
+}
+
+gboolean aging_create(struct aging *a, struct sim *sim, const struct policy_params *params, int min_rt,
+                      const struct aging_ops *ops, void *pol, GError **error)
+{
+        struct sched_spec sched;
+        int64_t period, nelem;
+
+        if (!policy_param_sched(params, "booster_prio", &sched, error) ||
+            !policy_param_duration(params, "booster_period", &period, error) ||
+            !policy_param_int(params, "aging_elements", 1, 64, &nelem, error) ||
+            !check_booster_sched(&sched, min_rt, "[policy] booster_prio: ", error))
+                return FALSE;
+        if (period <= 0) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "[policy] booster_period: must be greater than zero");
+                return FALSE;
+        }
+        aging_init(a, sim, (int)nelem, period, ops, pol);
+        aging_start_booster(a, "rcu_booster", &sched);
+        return TRUE;
+}
+
+gboolean aging_set_param(struct aging *a, const char *key, const char *value, int min_rt,
+                         bool *prio_changed, GError **error)
+{
+        *prio_changed = false;
+        if (!strcmp(key, "booster_prio")) {
+                struct sched_spec s;
+
+                if (!units_parse_sched(value, &s, error) || !check_booster_sched(&s, min_rt, "", error))
+                        return FALSE;
+                sched_set_class(a->sim, a->booster, &s);
+                *prio_changed = true;
+                return TRUE;
+        }
+        if (!strcmp(key, "booster_period"))
+                return units_parse_duration(value, &a->period_ns, error);
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s cannot change during a run", key);
+        return FALSE;
+}
+
 void aging_finish(struct aging *a)
 {
         /* Links live in per-task state: nothing on the lists is owned here. */

@@ -75,6 +75,14 @@ struct aging {
 
 void aging_init(struct aging *a, struct sim *sim, int nelem, sim_time_ns period_ns,
                 const struct aging_ops *ops, void *pol);
+/* Read booster_prio, booster_period and aging_elements, set up @a and start
+ * the booster.  The booster must be fifo/rr with priority >= @min_rt. */
+gboolean aging_create(struct aging *a, struct sim *sim, const struct policy_params *params, int min_rt,
+                      const struct aging_ops *ops, void *pol, GError **error);
+/* A run-time change of booster_prio or booster_period.  Sets *prio_changed
+ * when the booster's priority moved (boosted readers must follow). */
+gboolean aging_set_param(struct aging *a, const char *key, const char *value, int min_rt,
+                         bool *prio_changed, GError **error);
 void aging_finish(struct aging *a);
 /* Create and start the booster thread. */
 void aging_start_booster(struct aging *a, const char *name, const struct sched_spec *sched);

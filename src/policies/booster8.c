@@ -223,30 +223,15 @@ static const struct aging_ops b8_aging_ops = {
 
 static void *create_b8(struct sim *sim, const struct policy_params *params, GError **error)
 {
-        struct b8_policy *p;
-        struct sched_spec sched;
-        int64_t period, nelem;
+        struct b8_policy *p = g_new0(struct b8_policy, 1);
 
-        if (!policy_param_sched(params, "booster_prio", &sched, error) ||
-            !policy_param_duration(params, "booster_period", &period, error) ||
-            !policy_param_int(params, "aging_elements", 1, 64, &nelem, error))
-                return NULL;
-        if (sched.policy == SCHED_POLICY_NORMAL) {
-                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
-                            "[policy] booster_prio: the booster must be fifo or rr");
-                return NULL;
-        }
-        if (period <= 0) {
-                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
-                            "[policy] booster_period: must be greater than zero");
-                return NULL;
-        }
-        p = g_new0(struct b8_policy, 1);
         p->sim = sim;
+        if (!aging_create(&p->aging, sim, params, 1, &b8_aging_ops, p, error)) {
+                g_free(p);
+                return NULL;
+        }
         boost_stats_init(&p->stats);
         latency_stat_init(&p->exit_wait);
-        aging_init(&p->aging, sim, (int)nelem, period, &b8_aging_ops, p);
-        aging_start_booster(&p->aging, "rcu_booster", &sched);
         return p;
 }
 
@@ -334,25 +319,13 @@ static void setscheduler_b8(void *pol, struct task *t)
 static gboolean set_param_b8(void *pol, const char *key, const char *value, GError **error)
 {
         struct b8_policy *p = pol;
+        bool prio_changed;
 
-        if (!strcmp(key, "booster_prio")) {
-                struct sched_spec s;
-
-                if (!units_parse_sched(value, &s, error))
-                        return FALSE;
-                if (s.policy == SCHED_POLICY_NORMAL) {
-                        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
-                                    "the booster must be fifo or rr");
-                        return FALSE;
-                }
-                sched_set_class(p->sim, p->aging.booster, &s);
+        if (!aging_set_param(&p->aging, key, value, 1, &prio_changed, error))
+                return FALSE;
+        if (prio_changed)
                 follow_booster(p);
-                return TRUE;
-        }
-        if (!strcmp(key, "booster_period"))
-                return units_parse_duration(value, &p->aging.period_ns, error);
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s cannot change during a run", key);
-        return FALSE;
+        return TRUE;
 }
 
 static void describe_task_b8(void *pol, struct task *t, char *buf, size_t len)
