@@ -37,12 +37,15 @@ static void result_clear(struct result *r)
         g_free(r->err);
 }
 
+/* Scratch space for the whole suite, made and removed by main(). */
+static char *scratch;
+
+/* A fresh directory under the scratch directory. */
 static char *temp_dir(void)
 {
-        GError *e = NULL;
-        char *d = g_dir_make_tmp("rcuboost-test-XXXXXX", &e);
+        char *d = g_build_filename(scratch, "XXXXXX", NULL);
 
-        ck_assert_ptr_nonnull(d);
+        ck_assert_ptr_nonnull(g_mkdtemp(d));
         return d;
 }
 
@@ -229,5 +232,14 @@ static Suite *cli_suite(void)
 
 int main(void)
 {
-        return run_suite(cli_suite());
+        int status;
+        g_autofree char *cmd = NULL;
+
+        scratch = g_dir_make_tmp("rcuboost-test-XXXXXX", NULL);
+        if (!scratch)
+                return 1;
+        cmd = g_strdup_printf("rm -rf '%s'", scratch);
+        status = run_suite(cli_suite());
+        g_spawn_command_line_sync(cmd, NULL, NULL, NULL, NULL);
+        return status;
 }
