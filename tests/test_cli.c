@@ -197,6 +197,29 @@ START_TEST(same_seed_gives_identical_outputs)
 }
 END_TEST
 
+START_TEST(check_reports_a_wrong_expectation)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = write_temp_scenario(dir, "wrong.scn",
+                "[scenario]\ncpus=1\nduration=50ms\n"
+                "[task:r]\nprogram=loop { rcu_read_lock; compute 100us; rcu_read_unlock; call_rcu 1KiB; sleep 1ms }\n"
+                "[expect]\n*.safety_violations=0\nbooster.grace_periods>=1\nnone.oom=true\n");
+        struct result r = run_cli("check", path, NULL);
+
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_msg(strstr(r.out, "FAIL wrong none: memory.oom = true (actual false) at ") != NULL, "%s", r.out);
+        ck_assert_ptr_nonnull(strstr(r.out, "wrong.scn:9: [expect] none.oom"));
+        ck_assert_ptr_nonnull(strstr(r.out, "ok   wrong booster: rcu.grace_periods >= 1"));
+        ck_assert_ptr_nonnull(strstr(r.out, "check: 5 passed, 1 failed"));
+        result_clear(&r);
+        r = run_cli("check", "--tap", path, NULL);
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_ptr_nonnull(strstr(r.out, "not ok 2 - wrong none: memory.oom"));
+        ck_assert_ptr_nonnull(strstr(r.out, "1..6"));
+        result_clear(&r);
+}
+END_TEST
+
 START_TEST(policies_lists_none)
 {
         struct result r = run_cli("policies", NULL);
@@ -224,6 +247,7 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, oom_scenario_runs_out_of_memory_safely);
         tcase_add_test(runs, safety_violation_exits_3);
         tcase_add_test(runs, same_seed_gives_identical_outputs);
+        tcase_add_test(runs, check_reports_a_wrong_expectation);
         tcase_set_timeout(runs, 120);
         suite_add_tcase(s, usage);
         suite_add_tcase(s, runs);

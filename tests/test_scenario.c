@@ -64,6 +64,10 @@ static const struct bad_case bad_cases[] = {
         { "event without at", "[scenario]\n" OK_TASK "[event:e]\ntask=t\nsched=fifo:5\n", "[event:e]: no 'at' key" },
         { "event changes nothing", "[scenario]\n" OK_TASK "[event:e]\nat=1s\n", "the event changes nothing" },
         { "unknown policy key", "[scenario]\n[policy]\nfrobnicate=1\n" OK_TASK, "[policy] frobnicate: unknown policy key" },
+        { "expect unknown policy", "[scenario]\n" OK_TASK "[expect]\nmagic.oom=true\n",
+          "bad.scn:5: [expect] magic.oom: unknown policy 'magic'" },
+        { "expect bad value", "[scenario]\n" OK_TASK "[expect]\nnone.oom=maybe\n", "'maybe' is not a value" },
+        { "expect no metric", "[scenario]\n" OK_TASK "[expect]\nnone=1\n", "expected POLICY.METRIC OP VALUE" },
         { "rt_runtime > period", "[scenario]\n[sched]\nrt_runtime=2s\n" OK_TASK, "longer than rt_period" },
 };
 

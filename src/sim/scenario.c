@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "expect.h"
 #include "../policies/policy.h"
 
 G_DEFINE_QUARK(rcuboost-scenario-error-quark, scenario_error)
@@ -469,6 +470,23 @@ static gboolean load_event(struct scenario *sc, const char *group, GError **erro
         return TRUE;
 }
 
+static gboolean load_expectations(struct scenario *sc, GError **error)
+{
+        g_auto(GStrv) keys = g_key_file_get_keys(sc->kf, "expect", NULL, NULL);
+
+        for (char **k = keys; k && *k; k++) {
+                g_autofree char *v = get(sc, "expect", *k);
+                GError *e = NULL;
+                struct expectation *x = expect_parse(*k, v, &e);
+
+                if (!x)
+                        return invalid_from(sc, error, "expect", *k, e);
+                x->where = scenario_where(sc, "expect", *k);
+                g_ptr_array_add(sc->expectations, x);
+        }
+        return TRUE;
+}
+
 static gboolean apply_overrides(struct scenario *sc, const char *const *overrides, GError **error)
 {
         for (const char *const *o = overrides; o && *o; o++) {
@@ -545,6 +563,7 @@ static struct scenario *scenario_alloc(const char *path)
         sc->tasks = g_ptr_array_new_with_free_func(task_spec_free);
         sc->mutexes = g_ptr_array_new_with_free_func(g_free);
         sc->events = g_ptr_array_new_with_free_func(event_spec_free);
+        sc->expectations = g_ptr_array_new_with_free_func((GDestroyNotify)expect_free);
         sc->kf = g_key_file_new();
         sc->lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         return sc;
@@ -561,6 +580,7 @@ void scenario_free(struct scenario *sc)
         g_ptr_array_unref(sc->tasks);
         g_ptr_array_unref(sc->mutexes);
         g_ptr_array_unref(sc->events);
+        g_ptr_array_unref(sc->expectations);
         g_key_file_free(sc->kf);
         g_hash_table_destroy(sc->lines);
         g_free(sc);
@@ -616,6 +636,9 @@ static gboolean load_groups(struct scenario *sc, GError **error)
                 } else if (g_str_has_prefix(*g, "event:")) {
                         if (!load_event(sc, *g, error))
                                 return FALSE;
+                } else if (!strcmp(*g, "expect")) {
+                        if (!load_expectations(sc, error))
+                                return FALSE;
                 } else if (!strcmp(*g, "policy")) {
                         if (!load_policy_group(sc, *g, NULL, error))
                                 return FALSE;
@@ -630,7 +653,7 @@ static gboolean load_groups(struct scenario *sc, GError **error)
                 } else {
                         return invalid(sc, error, *g, NULL, "unknown section (expected scenario, "
                                        "sched, rcu, costs, output, debug, policy, policy:NAME, "
-                                       "mutex:NAME, task:NAME or event:NAME)");
+                                       "mutex:NAME, task:NAME, event:NAME or expect)");
                 }
         }
         if (sc->tasks->len == 0) {

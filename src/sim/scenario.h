@@ -90,6 +90,7 @@ struct scenario {
         GPtrArray *tasks;               /* struct task_spec * */
         GPtrArray *mutexes;             /* char * names, index = mutex id */
         GPtrArray *events;              /* struct timed_event_spec * */
+        GPtrArray *expectations;        /* struct expectation * ([expect]) */
 
         GKeyFile *kf;                   /* kept for policy parameters */
         GHashTable *lines;              /* "group\nkey" -> line number */
