@@ -1,8 +1,9 @@
 /* scenario.h - loading and validating scenario files.
  *
  * A scenario is a GKeyFile (.scn): [scenario], [sched], [rcu], [costs],
- * [output], [policy] / [policy:NAME], [mutex:NAME], [task:NAME] and
- * [event:NAME] sections, documented key by key in docs/scenario-format.md.
+ * [output], [debug], [policy] / [policy:NAME], [mutex:NAME], [task:NAME],
+ * [event:NAME] and [expect] sections, documented key by key in
+ * docs/scenario-format.md.
  * The loader checks everything it can before a run starts and reports the
  * first problem as "FILE:LINE: [section] key: what is wrong (expected ...)"
  * in SCENARIO_ERROR.  What it returns is plain validated data; sim.c builds
