@@ -1,5 +1,7 @@
 /* Scenario loader and program parser: every error class names file, line
  * and key; valid files load with the documented defaults. */
+#include <math.h>
+
 #include "testutil.h"
 
 #define OK_TASK "[task:t]\nprogram=compute 1ms\n"
@@ -197,6 +199,52 @@ START_TEST(shipped_scenarios_load)
 }
 END_TEST
 
+START_TEST(distributions_draw_what_they_say)
+{
+        static const struct { const char *text; double mean, tolerance; } cases[] = {
+                { "1ms", 1e6, 0 }, { "exp(1ms)", 1e6, 0.03 }, { "uniform(1ms,3ms)", 2e6, 0.02 },
+                { "normal(1ms,100us)", 1e6, 0.01 }, { "lognormal(1ms,0.5)", 1e6 * 1.1331, 0.03 },
+                { "pareto(3,1ms)", 1.5e6, 0.05 },
+        };
+        gsl_rng *rng = dist_rng_new(1, "t");
+
+        for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+                struct dist d;
+                double sum = 0;
+                int64_t min = INT64_MAX;
+
+                ck_assert(dist_parse(cases[i].text, DIST_UNIT_DURATION, &d, NULL));
+                ck_assert_msg(fabs(dist_mean(&d) - cases[i].mean) < 1e-3 * cases[i].mean, "%s", cases[i].text);
+                for (int k = 0; k < 20000; k++) {
+                        int64_t v = dist_sample(&d, rng);
+
+                        sum += (double)v;
+                        min = MIN(min, v);
+                }
+                ck_assert_msg(fabs(sum / 20000 - cases[i].mean) <= cases[i].tolerance * cases[i].mean + 1,
+                              "%s: mean %.0f", cases[i].text, sum / 20000);
+                ck_assert_int_ge(min, 0);
+        }
+        gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(streams_depend_on_seed_and_name_only)
+{
+        gsl_rng *a = dist_rng_new(7, "reader.0"), *b = dist_rng_new(7, "reader.0");
+        gsl_rng *c = dist_rng_new(7, "reader.1"), *d = dist_rng_new(8, "reader.0");
+        unsigned long x = gsl_rng_get(a);
+
+        ck_assert_uint_eq(x, gsl_rng_get(b));
+        ck_assert_uint_ne(x, gsl_rng_get(c));
+        ck_assert_uint_ne(x, gsl_rng_get(d));
+        gsl_rng_free(a);
+        gsl_rng_free(b);
+        gsl_rng_free(c);
+        gsl_rng_free(d);
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
         Suite *s = suite_create("scenario");
@@ -209,6 +257,8 @@ static Suite *scenario_suite(void)
         tcase_add_test(values, values_parse_with_units);
         tcase_add_test(values, set_overrides_are_applied_and_located);
         tcase_add_test(values, shipped_scenarios_load);
+        tcase_add_test(values, distributions_draw_what_they_say);
+        tcase_add_test(values, streams_depend_on_seed_and_name_only);
         suite_add_tcase(s, errors);
         suite_add_tcase(s, values);
         return s;

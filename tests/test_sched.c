@@ -189,6 +189,26 @@ START_TEST(timed_event_changes_priority)
 }
 END_TEST
 
+START_TEST(start_and_stop_bound_a_task)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(1, "100ms") "[mutex:m]\n"
+                "[task:t]\nstart=2ms\nstop=5500us\nprogram=loop { lock m; compute 1ms; unlock m }\n", "none", &sc);
+        struct task *t = find_task(sim, "t");
+
+        sim_run_until(sim, MS(2) - 1);
+        ck_assert_int_eq(t->state, TASK_NEW);
+        sim_run_until(sim, MS(5) + US(600));
+        /* Stops at the first statement boundary after 5.5 ms holding no mutex: 6 ms. */
+        ck_assert_int_eq(t->state, TASK_RUNNING);
+        sim_run_until(sim, MS(6));
+        ck_assert_int_eq(t->state, TASK_EXITED);
+        ck_assert_int_eq(t->sum_exec_ns, MS(4));
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 static Suite *sched_suite(void)
 {
         Suite *s = suite_create("sched");
@@ -199,6 +219,7 @@ static Suite *sched_suite(void)
 
         tcase_add_test(pre, wakeup_preempts_at_once);
         tcase_add_test(pre, timed_event_changes_priority);
+        tcase_add_test(pre, start_and_stop_bound_a_task);
         tcase_add_test(pol, rr_tasks_share_by_time_slice);
         tcase_add_test(pol, fifo_tasks_run_to_completion);
         tcase_add_test(pol, fair_share_follows_nice_weights);
