@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "policies/policy.h"
-#include "sim/expect.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
@@ -18,52 +18,6 @@
 #ifndef RCUBOOST_VERSION
 #define RCUBOOST_VERSION "unknown"
 #endif
-
-enum exit_code {
-        EXIT_OK = 0,
-        EXIT_FAILED = 1,
-        EXIT_USAGE = 2,
-        EXIT_UNSAFE = 3,
-};
-
-static int usage_error(GOptionContext *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static int usage_error(GOptionContext *ctx, const char *fmt, ...)
-{
-        va_list ap;
-        g_autofree char *msg = NULL;
-
-        va_start(ap, fmt);
-        msg = g_strdup_vprintf(fmt, ap);
-        va_end(ap);
-        fprintf(stderr, "rcuboost: %s\n", msg);
-        if (ctx)
-                fprintf(stderr, "Try '%s --help'.\n", g_get_prgname());
-        return EXIT_USAGE;
-}
-
-/* Parse a subcommand's options; returns FALSE (after printing) on error. */
-static gboolean parse_options(GOptionContext *ctx, int *argc, char ***argv, int *status)
-{
-        GError *e = NULL;
-
-        if (!g_option_context_parse(ctx, argc, argv, &e)) {
-                *status = usage_error(ctx, "%s", e->message);
-                g_error_free(e);
-                return FALSE;
-        }
-        return TRUE;
-}
-
-static gboolean parse_seed(const char *s, uint64_t *out)
-{
-        guint64 v;
-
-        if (!s || !g_ascii_string_to_unsigned(s, 10, 0, G_MAXINT64, &v, NULL))
-                return FALSE;
-        *out = v;
-        return TRUE;
-}
 
 /* ---- run ---- */
 
@@ -99,13 +53,13 @@ static int cmd_run(int argc, char **argv)
                 "  rcuboost run scenarios/oom.scn --policy none\n"
                 "  rcuboost run scenarios/quiet.scn --seed 7 --set scenario.duration=2s --out /tmp/q\n\n"
                 "Exit status: 0 ok, 1 run failed, 2 bad input, 3 safety violation.");
-        if (!parse_options(ctx, &argc, &argv, &status))
+        if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
         if (argc != 2)
-                return usage_error(ctx, argc < 2 ? "run: which scenario? (e.g. rcuboost run scenarios/oom.scn)"
+                return cli_usage_error(ctx, argc < 2 ? "run: which scenario? (e.g. rcuboost run scenarios/oom.scn)"
                                                  : "run: one scenario at a time (got %d)", argc - 1);
-        if (seed && !parse_seed(seed, &opts.seed))
-                return usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
+        if (seed && !cli_parse_seed(seed, &opts.seed))
+                return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
         opts.seed_set = seed != NULL;
 
         g_autoptr(RcbScenario) sc = scenario_load(argv[1], (const char *const *)sets, &e);
@@ -117,7 +71,7 @@ static int cmd_run(int argc, char **argv)
         }
         opts.policy = policy ? policy : sc->policy;
         if (!policy_find(opts.policy))
-                return usage_error(ctx, "--policy: unknown policy '%s' (expected one of: %s)",
+                return cli_usage_error(ctx, "--policy: unknown policy '%s' (expected one of: %s)",
                                    opts.policy, policy_names());
         if (!out)
                 out = g_build_filename("out", sc->name, opts.policy, NULL);
@@ -178,10 +132,10 @@ static int cmd_validate(int argc, char **argv)
                 "Loads each file, checks every section, key, value and program, and builds the\n"
                 "simulation with its policy; prints one line per file.\n\n"
                 "Example:\n  rcuboost validate scenarios/*.scn");
-        if (!parse_options(ctx, &argc, &argv, &status))
+        if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
         if (argc < 2)
-                return usage_error(ctx, "validate: which scenario files?");
+                return cli_usage_error(ctx, "validate: which scenario files?");
         for (int i = 1; i < argc; i++) {
                 GError *e = NULL;
                 g_autoptr(RcbScenario) sc = scenario_load(argv[i], (const char *const *)sets, &e);
@@ -210,169 +164,6 @@ static int cmd_validate(int argc, char **argv)
         return status;
 }
 
-/* ---- check ---- */
-
-struct check_run {
-        gboolean tap;
-        const char *out;
-        int passed;
-        int failed;
-        GString *tap_lines;
-};
-
-static void check_result(struct check_run *cr, gboolean ok, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-
-static void check_result(struct check_run *cr, gboolean ok, const char *fmt, ...)
-{
-        va_list ap;
-        g_autofree char *msg = NULL;
-
-        va_start(ap, fmt);
-        msg = g_strdup_vprintf(fmt, ap);
-        va_end(ap);
-        if (ok)
-                cr->passed++;
-        else
-                cr->failed++;
-        if (cr->tap)
-                printf("%s %d - %s\n", ok ? "ok" : "not ok", cr->passed + cr->failed, msg);
-        else
-                printf("%s %s\n", ok ? "ok  " : "FAIL", msg);
-}
-
-static char *format_metric(const char *key, double v)
-{
-        if (g_str_has_suffix(key, "_ns"))
-                return units_format_duration((int64_t)v);
-        if (g_str_has_suffix(key, "_bytes"))
-                return units_format_size((int64_t)v);
-        if (!strcmp(key, "memory.oom") || !strcmp(key, "complete"))
-                return g_strdup(v ? "true" : "false");
-        return g_strdup_printf("%.15g", v);
-}
-
-/* Run @path under every policy its [expect] lines name; FALSE on a load error. */
-static gboolean check_file(struct check_run *cr, const char *path)
-{
-        GError *e = NULL;
-        g_autoptr(RcbScenario) sc = scenario_load(path, NULL, &e);
-
-        if (!sc) {
-                fprintf(stderr, "rcuboost: %s\n", e->message);
-                g_error_free(e);
-                return FALSE;
-        }
-        if (sc->expectations->len == 0) {
-                check_result(cr, FALSE, "%s: no [expect] section, nothing to check", path);
-                return TRUE;
-        }
-        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
-                gboolean wanted = FALSE;
-
-                for (guint i = 0; i < sc->expectations->len; i++)
-                        wanted |= expect_applies_to(g_ptr_array_index(sc->expectations, i), (*p)->name);
-                if (!wanted)
-                        continue;
-
-                g_autofree char *out = cr->out ? g_build_filename(cr->out, sc->name, (*p)->name, NULL) : NULL;
-                struct sim_options opts = { .policy = (*p)->name, .out_dir = out };
-                g_autoptr(RcbSim) sim = sim_new(sc, &opts, &e);
-
-                if (!sim) {
-                        fprintf(stderr, "rcuboost: %s\n", e->message);
-                        g_error_free(e);
-                        return FALSE;
-                }
-                sim_run(sim);
-                if (!sim_finish(sim, &e)) {
-                        check_result(cr, FALSE, "%s: %s: the run failed: %s", sc->path, (*p)->name, e->message);
-                        g_clear_error(&e);
-                        continue;
-                }
-                for (guint i = 0; i < sc->expectations->len; i++) {
-                        const struct expectation *x = g_ptr_array_index(sc->expectations, i);
-                        double actual = 0;
-                        const char *key;
-                        gboolean ok;
-
-                        if (!expect_applies_to(x, (*p)->name))
-                                continue;
-                        ok = expect_eval(x, sim_report(sim), &actual, &key);
-                        if (!key) {
-                                check_result(cr, FALSE, "%s: %s: %s: no metric '%s' in summary.json "
-                                             "(docs/outputs.md lists them)", x->where, (*p)->name,
-                                             x->metric, x->metric);
-                                continue;
-                        }
-                        g_autofree char *shown = format_metric(key, actual);
-
-                        check_result(cr, ok, "%s %s: %s %s %s (actual %s)%s%s", sc->name, (*p)->name, key,
-                                     expect_op_name(x->op), x->value_text, shown, ok ? "" : " at ",
-                                     ok ? "" : x->where);
-                }
-        }
-        return TRUE;
-}
-
-static gint compare_paths(gconstpointer a, gconstpointer b)
-{
-        return g_strcmp0(*(char *const *)a, *(char *const *)b);
-}
-
-static int cmd_check(int argc, char **argv)
-{
-        gboolean tap = FALSE;
-        g_autofree char *out = NULL;
-        const GOptionEntry entries[] = {
-                { "tap", 0, 0, G_OPTION_ARG_NONE, &tap, "Print TAP (Test Anything Protocol)", NULL },
-                { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
-                  "Also write each run's outputs to DIR/SCENARIO/POLICY", "DIR" },
-                { NULL },
-        };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE|DIR... - run scenarios and test their [expect] lines");
-        struct check_run cr = { 0 };
-        int status = EXIT_OK;
-
-        g_option_context_add_main_entries(ctx, entries, NULL);
-        g_option_context_set_description(ctx,
-                "Runs each scenario (every .scn in a directory) once per policy its [expect]\n"
-                "section names, and reports each assertion with the actual value.\n"
-                "See docs/scenario-format.md, section [expect].\n\n"
-                "Examples:\n  rcuboost check scenarios/\n  rcuboost check --tap scenarios/oom.scn\n\n"
-                "Exit status: 0 all passed, 1 an assertion failed, 2 bad input.");
-        if (!parse_options(ctx, &argc, &argv, &status))
-                return status;
-        if (argc < 2)
-                return usage_error(ctx, "check: which scenario files or directories?");
-        cr.tap = tap;
-        cr.out = out;
-        if (tap)
-                printf("TAP version 13\n");
-        for (int i = 1; i < argc; i++) {
-                if (g_file_test(argv[i], G_FILE_TEST_IS_DIR)) {
-                        g_autoptr(GDir) d = g_dir_open(argv[i], 0, NULL);
-                        g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
-                        const char *name;
-
-                        while (d && (name = g_dir_read_name(d)))
-                                if (g_str_has_suffix(name, ".scn"))
-                                        g_ptr_array_add(files, g_build_filename(argv[i], name, NULL));
-                        g_ptr_array_sort(files, compare_paths);
-                        for (guint k = 0; k < files->len; k++)
-                                if (!check_file(&cr, g_ptr_array_index(files, k)))
-                                        status = EXIT_USAGE;
-                } else if (!check_file(&cr, argv[i])) {
-                        status = EXIT_USAGE;
-                }
-        }
-        if (tap)
-                printf("1..%d\n", cr.passed + cr.failed);
-        printf("%s%d passed, %d failed\n", tap ? "# " : "check: ", cr.passed, cr.failed);
-        if (status == EXIT_OK && cr.failed)
-                status = EXIT_FAILED;
-        return status;
-}
-
 /* ---- policies ---- */
 
 static const char *key_type_name(enum policy_key_type t)
@@ -391,10 +182,10 @@ static int cmd_policies(int argc, char **argv)
         g_autoptr(GOptionContext) ctx = g_option_context_new("- list the boosting policies and their [policy] keys");
         int status = EXIT_OK;
 
-        if (!parse_options(ctx, &argc, &argv, &status))
+        if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
         if (argc > 1)
-                return usage_error(ctx, "policies: takes no arguments");
+                return cli_usage_error(ctx, "policies: takes no arguments");
         for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
                 printf("%-16s %s\n", (*p)->name, (*p)->summary);
                 for (const struct policy_key *k = (*p)->keys; k && k->name; k++)
@@ -417,7 +208,8 @@ struct command {
 static const struct command commands[] = {
         { "run", cmd_run, "run one scenario with one policy and write its outputs" },
         { "validate", cmd_validate, "check scenario files without running them" },
-        { "check", cmd_check, "run scenarios and test their [expect] assertions (regressions)" },
+        { "compare", cli_compare, "run a scenario under several policies and plot them side by side" },
+        { "check", cli_check, "run scenarios and test their [expect] assertions (regressions)" },
         { "policies", cmd_policies, "list the boosting policies and their parameters" },
 };
 

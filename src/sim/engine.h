@@ -23,6 +23,7 @@
 #include "sim.h"
 #include "stats.h"
 #include "task.h"
+#include "timeline.h"
 #include "../policies/policy.h"
 
 struct timed_event {
@@ -70,6 +71,8 @@ struct sim {
         struct outfile *memory_out;
         struct outfile *gp_out;
         struct outfile *boost_out;
+        struct outfile *timeline_out;
+        struct timeline *timeline;      /* always set; records only with outputs */
         struct event sample_ev;
         struct event end_ev;
         struct timed_event *timed;

@@ -109,6 +109,7 @@ void rcu_read_lock(struct sim *sim, struct task *t)
         rcu->flipsum[t->rcu_idx]++;
         rcu->readers++;
         t->rcu_read_start_ns = sim->now;
+        timeline_begin(sim->timeline, sim->now, "cs", t->id, t->name);
         oracle_reader_enter(&sim->oracle, t);
         sim_charge_task(sim, t, COST_READ_LOCK, 1, COST_PATH_READ);
 }
@@ -123,6 +124,7 @@ void rcu_read_unlock(struct sim *sim, struct task *t)
         rcu->cpus[t->cpu].flipctr[t->rcu_idx]--;
         rcu->flipsum[t->rcu_idx]--;
         oracle_reader_exit(&sim->oracle, t);
+        timeline_end(sim->timeline, sim->now, "cs", t->id);
         latency_stat_add(&rcu->cs_length, sim->now - t->rcu_read_start_ns);
         sim_charge_task(sim, t, COST_READ_UNLOCK, 1, COST_PATH_READ);
         if (sim->policy->reader_unlock)
@@ -255,6 +257,7 @@ static void enter_state(struct sim *sim, enum rcu_flip_state s)
         rcu->phase_ns[rcu->state] += sim->now - rcu->phase_start_ns;
         rcu->phase_start_ns = sim->now;
         rcu->state = s;
+        timeline_gp(sim->timeline, sim->now, rcu_flip_state_name(s));
 }
 
 static void gp_ended(struct sim *sim)
@@ -292,6 +295,7 @@ static void try_flip(struct sim *sim, int cpu)
                 rcu->phase_start_ns = sim->now;
                 memset(rcu->phase_ns, 0, sizeof(rcu->phase_ns));
                 rcu->state = RCU_FLIP_WAITACK;
+                timeline_gp(sim->timeline, sim->now, rcu_flip_state_name(rcu->state));
                 if (sim->policy->gp_start)
                         sim->policy->gp_start(sim->pol, rcu->completed);
                 break;

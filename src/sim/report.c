@@ -14,8 +14,14 @@ struct entry {
         char *s;
 };
 
+struct distribution {
+        char *name;
+        const struct latency_stat *stat;
+};
+
 struct report {
         GArray *entries;        /* struct entry */
+        GArray *dists;          /* struct distribution, from report_latency() */
         GHashTable *index;      /* key -> GUINT_TO_POINTER(position + 1) */
 };
 
@@ -24,6 +30,7 @@ struct report *report_new(void)
         struct report *r = g_new0(struct report, 1);
 
         r->entries = g_array_new(FALSE, TRUE, sizeof(struct entry));
+        r->dists = g_array_new(FALSE, TRUE, sizeof(struct distribution));
         r->index = g_hash_table_new(g_str_hash, g_str_equal);
         return r;
 }
@@ -39,6 +46,9 @@ void report_free(struct report *r)
                 g_free(e->s);
         }
         g_array_free(r->entries, TRUE);
+        for (guint i = 0; i < r->dists->len; i++)
+                g_free(g_array_index(r->dists, struct distribution, i).name);
+        g_array_free(r->dists, TRUE);
         g_hash_table_destroy(r->index);
         g_free(r);
 }
@@ -89,7 +99,9 @@ void report_latency(struct report *r, const char *prefix, const struct latency_s
                 { "p50_ns", 0.5 }, { "p90_ns", 0.9 }, { "p99_ns", 0.99 }, { "p999_ns", 0.999 },
         };
         char key[256];
+        struct distribution d = { g_strdup(prefix), s };
 
+        g_array_append_val(r->dists, d);
         g_snprintf(key, sizeof(key), "%s.count", prefix);
         report_int(r, key, (int64_t)s->count);
         g_snprintf(key, sizeof(key), "%s.min_ns", prefix);
@@ -217,4 +229,14 @@ void report_write_json(const struct report *r, FILE *f)
                 fputc('}', f);
         }
         fputs("\n}\n", f);
+}
+
+void report_write_distributions(const struct report *r, FILE *f)
+{
+        fputs("metric,lo_ns,hi_ns,count,cdf\n", f);
+        for (guint i = 0; i < r->dists->len; i++) {
+                const struct distribution *d = &g_array_index(r->dists, struct distribution, i);
+
+                latency_stat_write_bins(d->stat, f, d->name);
+        }
 }

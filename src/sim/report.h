@@ -24,7 +24,9 @@ void report_int(struct report *r, const char *key, int64_t v);
 void report_double(struct report *r, const char *key, double v);
 void report_bool(struct report *r, const char *key, gboolean v);
 void report_string(struct report *r, const char *key, const char *v);
-/* count, min, mean, p50, p90, p99, p999, max under PREFIX (all in ns). */
+/* count, min, mean, p50, p90, p99, p999, max under PREFIX (all in ns).
+ * The stat is also remembered, for report_write_distributions(), and must
+ * outlive that call. */
 void report_latency(struct report *r, const char *prefix, const struct latency_stat *s);
 
 /* Value of @key as a double (booleans are 0/1); FALSE when absent or a string. */
@@ -32,6 +34,9 @@ gboolean report_lookup(const struct report *r, const char *key, double *out);
 const char *report_lookup_string(const struct report *r, const char *key);
 
 void report_write_json(const struct report *r, FILE *f);
+/* Every latency given to report_latency(), as histogram bins with the CDF:
+ * metric,lo_ns,hi_ns,count,cdf. */
+void report_write_distributions(const struct report *r, FILE *f);
 
 /* For g_autoptr(); the code itself says struct report. */
 typedef struct report RcbReport;

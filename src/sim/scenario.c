@@ -170,7 +170,8 @@ static const char *const scenario_keys[] = { "description", "cpus", "tick_hz", "
 static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_period", "sched_latency",
                                           "min_granularity", "wakeup_granularity", NULL };
 static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", NULL };
-static const char *const output_keys[] = { "memory_sample", "max_events", NULL };
+static const char *const output_keys[] = { "memory_sample", "max_events", "timeline_start",
+                                           "timeline_length", NULL };
 static const char *const debug_keys[] = { "break_grace_periods", NULL };
 static const char *const mutex_keys[] = { "description", NULL };
 static const char *const task_keys[] = { "sched", "affinity", "count", "start", "stop", "period",
@@ -320,7 +321,9 @@ static gboolean load_output_section(struct scenario *sc, GError **error)
 
         if (!check_keys(sc, g, output_keys, FALSE, error) ||
             !get_duration(sc, g, "memory_sample", &sc->memory_sample_ns, TRUE, error) ||
-            !get_int(sc, g, "max_events", 0, INT64_MAX, &sc->max_events, error))
+            !get_int(sc, g, "max_events", 0, INT64_MAX, &sc->max_events, error) ||
+            !get_duration(sc, g, "timeline_start", &sc->timeline_start_ns, FALSE, error) ||
+            !get_duration(sc, g, "timeline_length", &sc->timeline_length_ns, TRUE, error))
                 return FALSE;
         if (sc->duration_ns / sc->memory_sample_ns > 10000000)
                 return invalid(sc, error, g, "memory_sample",
@@ -560,6 +563,7 @@ static struct scenario *scenario_alloc(const char *path)
         sc->stop_on_oom = TRUE;
         sc->callback_sched = (struct sched_spec){ SCHED_POLICY_FIFO, 50 };
         sc->memory_sample_ns = NSEC_PER_MSEC;
+        sc->timeline_length_ns = 100 * NSEC_PER_MSEC;
         sc->tasks = g_ptr_array_new_with_free_func(task_spec_free);
         sc->mutexes = g_ptr_array_new_with_free_func(g_free);
         sc->events = g_ptr_array_new_with_free_func(event_spec_free);

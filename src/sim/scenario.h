@@ -84,6 +84,8 @@ struct scenario {
         /* [output] */
         sim_time_ns memory_sample_ns;
         int64_t max_events;             /* 0: no budget */
+        sim_time_ns timeline_start_ns;  /* timeline.csv window */
+        sim_time_ns timeline_length_ns;
 
         /* [debug] */
         gboolean break_grace_periods;   /* test-only: let waitzero skip the readers */

@@ -468,6 +468,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                         push_task(sim, cpu, prev);
         }
         if (!next) {
+                timeline_cpu(sim->timeline, sim->now, cpu->id, NULL);
                 /* What the CPU was charged is absorbed by idle time. */
                 cpu->pending_overhead_ns = 0;
                 cpu->idle_since = sim->now;
@@ -476,6 +477,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         if (!prev)
                 cpu->idle_ns += sim->now - cpu->idle_since;
         sim_charge_cpu(sim, cpu->id, COST_CONTEXT_SWITCH, 1, COST_PATH_SCHED);
+        timeline_cpu(sim->timeline, sim->now, cpu->id, next->name);
         cpu->curr = next;
         next->state = TASK_RUNNING;
         next->cpu = cpu->id;

@@ -119,6 +119,12 @@ static gboolean open_outputs(struct sim *sim, GError **error)
         if (!sim->boost_out)
                 return FALSE;
         fputs("time_ns,event,task,cpu,old_prio,new_prio\n", outfile_stream(sim->boost_out));
+        sim->timeline_out = outfile_open(sim->out_dir, "timeline.csv", error);
+        if (!sim->timeline_out)
+                return FALSE;
+        timeline_free(sim->timeline);
+        sim->timeline = timeline_new(outfile_stream(sim->timeline_out), sim->sc->timeline_start_ns,
+                                     sim->sc->timeline_length_ns, sim->ncpus);
         return TRUE;
 }
 
@@ -166,6 +172,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         rcu_init(sim);
         event_init(&sim->end_ev, end_event);
         event_init(&sim->sample_ev, sample_event);
+        sim->timeline = timeline_new(NULL, 0, 0, sim->ncpus);
 
         sim->policy = policy_find(policy);
         if (!sim->policy) {
@@ -217,6 +224,8 @@ void sim_free(struct sim *sim)
         outfile_abort(sim->memory_out);
         outfile_abort(sim->gp_out);
         outfile_abort(sim->boost_out);
+        outfile_abort(sim->timeline_out);
+        timeline_free(sim->timeline);
         rcu_finish(sim);
         sched_finish(sim);
         for (int i = 0; i < sim->nmutexes; i++)
@@ -293,6 +302,10 @@ void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_pr
                 return;
         from = sched_describe_prio(old_prio);
         to = sched_describe_prio(t->prio);
+        if (!strcmp(what, "boost"))
+                timeline_begin(sim->timeline, sim->now, "boosted", t->id, t->name);
+        else if (!strcmp(what, "unboost"))
+                timeline_end(sim->timeline, sim->now, "boosted", t->id);
         fprintf(outfile_stream(sim->boost_out), "%" G_GINT64_FORMAT ",%s,%s,%d,%s,%s\n",
                 (gint64)sim->now, what, t->name, t->cpu, from, to);
 }
@@ -425,13 +438,23 @@ static gboolean write_latency(struct sim *sim, GError **error)
         if (!o)
                 return FALSE;
         f = outfile_stream(o);
-        fputs("task,lo_ns,hi_ns,count\n", f);
+        fputs("task,lo_ns,hi_ns,count,cdf\n", f);
         for (guint i = 0; i < sim->tasks->len; i++) {
                 const struct task *t = sim_task(sim, (int)i);
 
                 if (t->wakeup)
                         latency_stat_write_bins(t->wakeup, f, t->name);
         }
+        return outfile_commit(o, error);
+}
+
+static gboolean write_distributions(struct sim *sim, GError **error)
+{
+        struct outfile *o = outfile_open(sim->out_dir, "distributions.csv", error);
+
+        if (!o)
+                return FALSE;
+        report_write_distributions(sim->report, outfile_stream(o));
         return outfile_commit(o, error);
 }
 
@@ -446,10 +469,12 @@ gboolean sim_finish(struct sim *sim, GError **error)
         if (sim->out_dir) {
                 sim_sample_memory(sim);
                 sim->rcu.gp_csv = NULL;
+                timeline_flush(sim->timeline, sim->now);
                 ok = outfile_commit(g_steal_pointer(&sim->memory_out), &e) &&
                      outfile_commit(g_steal_pointer(&sim->gp_out), &e) &&
                      outfile_commit(g_steal_pointer(&sim->boost_out), &e) &&
-                     write_latency(sim, &e) && write_summary(sim, &e);
+                     outfile_commit(g_steal_pointer(&sim->timeline_out), &e) &&
+                     write_latency(sim, &e) && write_distributions(sim, &e) && write_summary(sim, &e);
                 if (!ok) {
                         g_propagate_error(error, e);
                         return FALSE;

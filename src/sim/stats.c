@@ -84,13 +84,19 @@ double latency_stat_mean(const struct latency_stat *s)
 
 void latency_stat_write_bins(const struct latency_stat *s, FILE *f, const char *prefix)
 {
+        double total = gsl_histogram_sum(s->hist), cum = 0;
+
         for (size_t i = 0; i < NBINS; i++) {
                 double lo, hi;
                 double n = gsl_histogram_get(s->hist, i);
 
                 if (n == 0)
                         continue;
+                cum += n;
                 gsl_histogram_get_range(s->hist, i, &lo, &hi);
-                fprintf(f, "%s,%.0f,%.0f,%.0f\n", prefix, ceil(lo), ceil(hi), n);
+                /* The exact extremes are known: keep the edges inside them. */
+                lo = MAX(lo, (double)s->min_ns);
+                hi = MIN(hi, (double)s->max_ns);
+                fprintf(f, "%s,%.0f,%.0f,%.0f,%.6f\n", prefix, ceil(lo), ceil(MAX(hi, lo)), n, cum / total);
         }
 }

@@ -1,0 +1,23 @@
+# timeline.gp - a Gantt chart of one policy's run in the timeline window.
+#
+# Set by `rcuboost compare`, which turns POLICY/timeline.csv into
+# POLICY/timeline-plot.dat (lane, start_ms, end_ms, half_height, rgb):
+#   datafile, policy, scenario, term, outfile
+#   yticks     the lanes, as a gnuplot tic list ("cpu0" 0, "gp" 1, ...)
+#   nlanes     how many lanes
+set terminal @term
+set output outfile
+set title sprintf("What ran, who was in a critical section, who was boosted -- %s, policy %s", scenario, policy)
+set xlabel "simulated time (ms)"
+set yrange [nlanes - 0.3:-0.7]
+eval sprintf("set ytics (%s)", yticks)
+set grid x
+set key outside bottom center horizontal
+set style fill solid 1.0 noborder
+plot datafile using (($2+$3)/2):1:(($3-$2)/2):4:5 with boxxyerror lc rgb variable notitle, \
+     NaN with boxes lc rgb "#4f81bd" title "read-side critical section", \
+     NaN with boxes lc rgb "#c00000" title "boosted", \
+     NaN with boxes lc rgb "#f2c14e" title "GP waitack", \
+     NaN with boxes lc rgb "#e07b39" title "GP waitzero", \
+     NaN with boxes lc rgb "#6aa84f" title "GP waitmb", \
+     NaN with boxes lc rgb "#999999" title "CPU running a task (shade per task)"

@@ -1,0 +1,173 @@
+/* check.c - `rcuboost check`: run scenarios and test their [expect] lines. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "policies/policy.h"
+#include "sim/expect.h"
+#include "sim/report.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+#include "sim/units.h"
+
+struct check_run {
+        gboolean tap;
+        const char *out;
+        int passed;
+        int failed;
+        GString *tap_lines;
+};
+
+static void check_result(struct check_run *cr, gboolean ok, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static void check_result(struct check_run *cr, gboolean ok, const char *fmt, ...)
+{
+        va_list ap;
+        g_autofree char *msg = NULL;
+
+        va_start(ap, fmt);
+        msg = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        if (ok)
+                cr->passed++;
+        else
+                cr->failed++;
+        if (cr->tap)
+                printf("%s %d - %s\n", ok ? "ok" : "not ok", cr->passed + cr->failed, msg);
+        else
+                printf("%s %s\n", ok ? "ok  " : "FAIL", msg);
+}
+
+static char *format_metric(const char *key, double v)
+{
+        if (g_str_has_suffix(key, "_ns"))
+                return units_format_duration((int64_t)v);
+        if (g_str_has_suffix(key, "_bytes"))
+                return units_format_size((int64_t)v);
+        if (!strcmp(key, "memory.oom") || !strcmp(key, "complete"))
+                return g_strdup(v ? "true" : "false");
+        return g_strdup_printf("%.15g", v);
+}
+
+/* Run @path under every policy its [expect] lines name; FALSE on a load error. */
+static gboolean check_file(struct check_run *cr, const char *path)
+{
+        GError *e = NULL;
+        g_autoptr(RcbScenario) sc = scenario_load(path, NULL, &e);
+
+        if (!sc) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                return FALSE;
+        }
+        if (sc->expectations->len == 0) {
+                check_result(cr, FALSE, "%s: no [expect] section, nothing to check", path);
+                return TRUE;
+        }
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
+                gboolean wanted = FALSE;
+
+                for (guint i = 0; i < sc->expectations->len; i++)
+                        wanted |= expect_applies_to(g_ptr_array_index(sc->expectations, i), (*p)->name);
+                if (!wanted)
+                        continue;
+
+                g_autofree char *out = cr->out ? g_build_filename(cr->out, sc->name, (*p)->name, NULL) : NULL;
+                struct sim_options opts = { .policy = (*p)->name, .out_dir = out };
+                g_autoptr(RcbSim) sim = sim_new(sc, &opts, &e);
+
+                if (!sim) {
+                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_error_free(e);
+                        return FALSE;
+                }
+                sim_run(sim);
+                if (!sim_finish(sim, &e)) {
+                        check_result(cr, FALSE, "%s: %s: the run failed: %s", sc->path, (*p)->name, e->message);
+                        g_clear_error(&e);
+                        continue;
+                }
+                for (guint i = 0; i < sc->expectations->len; i++) {
+                        const struct expectation *x = g_ptr_array_index(sc->expectations, i);
+                        double actual = 0;
+                        const char *key;
+                        gboolean ok;
+
+                        if (!expect_applies_to(x, (*p)->name))
+                                continue;
+                        ok = expect_eval(x, sim_report(sim), &actual, &key);
+                        if (!key) {
+                                check_result(cr, FALSE, "%s: %s: %s: no metric '%s' in summary.json "
+                                             "(docs/outputs.md lists them)", x->where, (*p)->name,
+                                             x->metric, x->metric);
+                                continue;
+                        }
+                        g_autofree char *shown = format_metric(key, actual);
+
+                        check_result(cr, ok, "%s %s: %s %s %s (actual %s)%s%s", sc->name, (*p)->name, key,
+                                     expect_op_name(x->op), x->value_text, shown, ok ? "" : " at ",
+                                     ok ? "" : x->where);
+                }
+        }
+        return TRUE;
+}
+
+static gint compare_paths(gconstpointer a, gconstpointer b)
+{
+        return g_strcmp0(*(char *const *)a, *(char *const *)b);
+}
+
+int cli_check(int argc, char **argv)
+{
+        gboolean tap = FALSE;
+        g_autofree char *out = NULL;
+        const GOptionEntry entries[] = {
+                { "tap", 0, 0, G_OPTION_ARG_NONE, &tap, "Print TAP (Test Anything Protocol)", NULL },
+                { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+                  "Also write each run's outputs to DIR/SCENARIO/POLICY", "DIR" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE|DIR... - run scenarios and test their [expect] lines");
+        struct check_run cr = { 0 };
+        int status = EXIT_OK;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Runs each scenario (every .scn in a directory) once per policy its [expect]\n"
+                "section names, and reports each assertion with the actual value.\n"
+                "See docs/scenario-format.md, section [expect].\n\n"
+                "Examples:\n  rcuboost check scenarios/\n  rcuboost check --tap scenarios/oom.scn\n\n"
+                "Exit status: 0 all passed, 1 an assertion failed, 2 bad input.");
+        if (!cli_parse_options(ctx, &argc, &argv, &status))
+                return status;
+        if (argc < 2)
+                return cli_usage_error(ctx, "check: which scenario files or directories?");
+        cr.tap = tap;
+        cr.out = out;
+        if (tap)
+                printf("TAP version 13\n");
+        for (int i = 1; i < argc; i++) {
+                if (g_file_test(argv[i], G_FILE_TEST_IS_DIR)) {
+                        g_autoptr(GDir) d = g_dir_open(argv[i], 0, NULL);
+                        g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+                        const char *name;
+
+                        while (d && (name = g_dir_read_name(d)))
+                                if (g_str_has_suffix(name, ".scn"))
+                                        g_ptr_array_add(files, g_build_filename(argv[i], name, NULL));
+                        g_ptr_array_sort(files, compare_paths);
+                        for (guint k = 0; k < files->len; k++)
+                                if (!check_file(&cr, g_ptr_array_index(files, k)))
+                                        status = EXIT_USAGE;
+                } else if (!check_file(&cr, argv[i])) {
+                        status = EXIT_USAGE;
+                }
+        }
+        if (tap)
+                printf("1..%d\n", cr.passed + cr.failed);
+        printf("%s%d passed, %d failed\n", tap ? "# " : "check: ", cr.passed, cr.failed);
+        if (status == EXIT_OK && cr.failed)
+                status = EXIT_FAILED;
+        return status;
+}
+

@@ -1,0 +1,57 @@
+/* cli.c - what the subcommands share; see cli.h. */
+#include "cli.h"
+
+#include <gio/gio.h>
+#include <stdio.h>
+
+int cli_usage_error(GOptionContext *ctx, const char *fmt, ...)
+{
+        va_list ap;
+        g_autofree char *msg = NULL;
+
+        va_start(ap, fmt);
+        msg = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "rcuboost: %s\n", msg);
+        if (ctx)
+                fprintf(stderr, "Try '%s --help'.\n", g_get_prgname());
+        return EXIT_USAGE;
+}
+
+gboolean cli_parse_options(GOptionContext *ctx, int *argc, char ***argv, int *status)
+{
+        GError *e = NULL;
+
+        if (!g_option_context_parse(ctx, argc, argv, &e)) {
+                *status = cli_usage_error(ctx, "%s", e->message);
+                g_error_free(e);
+                return FALSE;
+        }
+        return TRUE;
+}
+
+gboolean cli_parse_seed(const char *s, uint64_t *out)
+{
+        guint64 v;
+
+        if (!s || !g_ascii_string_to_unsigned(s, 10, 0, G_MAXINT64, &v, NULL))
+                return FALSE;
+        *out = v;
+        return TRUE;
+}
+
+const char *cli_default_scenario(void)
+{
+        static GBytes *data;
+
+        if (!data)
+                data = g_resources_lookup_data("/rcuboost/scenarios/default.scn", 0, NULL);
+        return data ? g_bytes_get_data(data, NULL) : NULL;
+}
+
+GBytes *cli_plot_template(const char *name)
+{
+        g_autofree char *path = g_strconcat("/rcuboost/plots/", name, NULL);
+
+        return g_resources_lookup_data(path, 0, NULL);
+}

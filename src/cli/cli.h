@@ -1,0 +1,34 @@
+/* cli.h - what the subcommands share: exit codes, option parsing, messages.
+ *
+ * Exit status: 0 success; 1 the run failed (or an assertion of `check`
+ * failed); 2 bad input or usage; 3 the safety oracle saw a violation.
+ */
+#ifndef RCUBOOST_CLI_H
+#define RCUBOOST_CLI_H
+
+#include <glib.h>
+#include <stdint.h>
+
+enum exit_code {
+        EXIT_OK = 0,
+        EXIT_FAILED = 1,
+        EXIT_USAGE = 2,
+        EXIT_UNSAFE = 3,
+};
+
+/* Print "rcuboost: MESSAGE" (and a hint to --help when @ctx); returns EXIT_USAGE. */
+int cli_usage_error(GOptionContext *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* Parse a subcommand's options; FALSE (after printing, *status set) on error. */
+gboolean cli_parse_options(GOptionContext *ctx, int *argc, char ***argv, int *status);
+gboolean cli_parse_seed(const char *s, uint64_t *out);
+
+/* Subcommands living in src/cli/. */
+int cli_check(int argc, char **argv);
+int cli_compare(int argc, char **argv);
+
+/* The built-in default scenario (scenarios/oom.scn), NUL-terminated. */
+const char *cli_default_scenario(void);
+/* A plot template (plots/NAME) embedded in the binary, or NULL. */
+GBytes *cli_plot_template(const char *name);
+
+#endif

@@ -1,0 +1,571 @@
+/* compare.c - `rcuboost compare`: one scenario, several policies, side by side.
+ *
+ * Runs the scenario once per policy with the same seed (so the same random
+ * streams: differences come from the policy alone), writes each run's
+ * outputs under DIR/POLICY/, a table of headline metrics (comparison.tsv,
+ * comparison.md and stdout), and draws the comparison with gnuplot from the
+ * templates embedded in the binary (copied to DIR/plots/ so they can be
+ * edited and rerun by hand).  Without gnuplot the numbers are still written.
+ */
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "policies/policy.h"
+#include "sim/output.h"
+#include "sim/report.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+#include "sim/units.h"
+
+enum column_kind { COL_OOM, COL_BYTES, COL_NS, COL_INT };
+
+struct column {
+        const char *header;
+        const char *key;
+        enum column_kind kind;
+};
+
+/* The headline metrics, in table order. */
+static const struct column columns[] = {
+        { "out of memory", "memory.oom_time_ns", COL_OOM },
+        { "peak memory", "memory.peak_bytes", COL_BYTES },
+        { "grace periods", "rcu.grace_periods", COL_INT },
+        { "GP p50", "gp_latency.p50_ns", COL_NS },
+        { "GP p99", "gp_latency.p99_ns", COL_NS },
+        { "GP max", "gp_latency.max_ns", COL_NS },
+        { "GP stalled at end", "rcu.gp_in_progress_ns", COL_NS },
+        { "callback p99", "callback_latency.p99_ns", COL_NS },
+        { "sync p99", "sync_latency.p99_ns", COL_NS },
+        { "RT wake-up p99", "rt_wakeup_latency.p99_ns", COL_NS },
+        { "RT wake-up max", "rt_wakeup_latency.max_ns", COL_NS },
+        { "boost delay p50", "policy.boost_delay.p50_ns", COL_NS },
+        { "boost delay max", "policy.boost_delay.max_ns", COL_NS },
+        { "boosted", "policy.readers_boosted", COL_INT },
+        { "not boostable", "policy.not_boostable", COL_INT },
+        { "boosted outside CS", "policy.boosted_outside_cs_ns", COL_NS },
+        { "booster CPU", "policy.booster_cpu_ns", COL_NS },
+        { "sched-path cost", "policy.scheduler_path_ns", COL_NS },
+        { "read-side cost", "policy.read_side_ns", COL_NS },
+        { "atomic ops", "policy.atomic_ops", COL_INT },
+        { "safety violations", "safety_violations", COL_INT },
+};
+#define NCOLS G_N_ELEMENTS(columns)
+
+/* Distributions drawn as CDFs: metric, file stem, title, unit, ns per unit. */
+static const struct {
+        const char *metric, *stem, *what, *unit;
+        double scale;
+} cdfs[] = {
+        { "gp_latency", "gp-latency", "Grace-period latency", "ms", 1e6 },
+        { "callback_latency", "callback-latency", "call_rcu() to callback invocation", "ms", 1e6 },
+        { "sync_latency", "sync-latency", "synchronize_rcu() latency", "ms", 1e6 },
+        { "rt_wakeup_latency", "rt-latency", "RT wake-up latency (cyclictest)", "us", 1e3 },
+        { "policy.boost_delay", "boost-delay", "Boost delay (first switch-out to boost)", "ms", 1e6 },
+        { "policy.boosted_time", "boosted-time", "Time boosted (boost to unboost)", "ms", 1e6 },
+};
+
+struct result {
+        const char *policy;
+        double values[NCOLS];
+        gboolean oom;
+        double oom_time_ns, oom_bytes;
+        double counts[G_N_ELEMENTS(cdfs)];
+};
+
+static double lookup(const struct report *r, const char *key)
+{
+        double v = 0;
+
+        report_lookup(r, key, &v);
+        return v;
+}
+
+static char *cell(const struct column *c, const struct result *res, int i)
+{
+        double v = res->values[i];
+
+        switch (c->kind) {
+        case COL_OOM:
+                return res->oom ? g_strdup_printf("at %.3g s", v / 1e9) : g_strdup("no");
+        case COL_BYTES:
+                return units_format_size((int64_t)v);
+        case COL_NS:
+                return v == 0 ? g_strdup("0") : units_format_duration((int64_t)v);
+        case COL_INT:
+                break;
+        }
+        return g_strdup_printf("%.0f", v);
+}
+
+static gboolean write_tables(const char *dir, struct result *res, int n, GError **error)
+{
+        struct outfile *tsv = outfile_open(dir, "comparison.tsv", error);
+        struct outfile *md;
+        FILE *f;
+
+        if (!tsv)
+                return FALSE;
+        f = outfile_stream(tsv);
+        fputs("policy", f);
+        for (size_t c = 0; c < NCOLS; c++)
+                fprintf(f, "\t%s", columns[c].key);
+        fputc('\n', f);
+        for (int p = 0; p < n; p++) {
+                fputs(res[p].policy, f);
+                for (size_t c = 0; c < NCOLS; c++)
+                        fprintf(f, "\t%.15g", res[p].values[c]);
+                fputc('\n', f);
+        }
+        if (!outfile_commit(tsv, error))
+                return FALSE;
+
+        md = outfile_open(dir, "comparison.md", error);
+        if (!md)
+                return FALSE;
+        f = outfile_stream(md);
+        fputs("| policy |", f);
+        for (size_t c = 0; c < NCOLS; c++)
+                fprintf(f, " %s |", columns[c].header);
+        fputs("\n|---|", f);
+        for (size_t c = 0; c < NCOLS; c++)
+                fputs("---|", f);
+        fputc('\n', f);
+        for (int p = 0; p < n; p++) {
+                fprintf(f, "| %s |", res[p].policy);
+                for (size_t c = 0; c < NCOLS; c++) {
+                        g_autofree char *s = cell(&columns[c], &res[p], (int)c);
+
+                        fprintf(f, " %s |", s);
+                }
+                fputc('\n', f);
+        }
+        return outfile_commit(md, error);
+}
+
+/* The table on stdout, one row per metric so that it fits a terminal. */
+static void print_table(struct result *res, int n)
+{
+        int w0 = 20, w = 16;
+
+        printf("%-*s", w0, "");
+        for (int p = 0; p < n; p++)
+                printf("%*s", w, res[p].policy);
+        putchar('\n');
+        for (size_t c = 0; c < NCOLS; c++) {
+                printf("%-*s", w0, columns[c].header);
+                for (int p = 0; p < n; p++) {
+                        g_autofree char *s = cell(&columns[c], &res[p], (int)c);
+
+                        printf("%*s", w, s);
+                }
+                putchar('\n');
+        }
+}
+
+static gboolean write_oom_events(const char *dir, struct result *res, int n, GError **error)
+{
+        struct outfile *o = outfile_open(dir, "oom-events.csv", error);
+
+        if (!o)
+                return FALSE;
+        fputs("policy,time_s,mib\n", outfile_stream(o));
+        for (int p = 0; p < n; p++)
+                if (res[p].oom)
+                        fprintf(outfile_stream(o), "%s,%.9f,%.6f\n", res[p].policy, res[p].oom_time_ns / 1e9,
+                                res[p].oom_bytes / 1048576.0);
+        return outfile_commit(o, error);
+}
+
+/* ---- timeline preprocessing: lanes and colours for timeline.gp ---- */
+
+static unsigned task_shade(const char *name)
+{
+        static const unsigned shades[] = { 0xbfbfbf, 0x9fb6cd, 0xb5a58c, 0xa9c4a1, 0xc9a9c9, 0x8fa3a8,
+                                           0xd1c49b, 0xa3a3c2 };
+
+        return shades[g_str_hash(name) % G_N_ELEMENTS(shades)];
+}
+
+static unsigned gp_colour(const char *phase)
+{
+        if (!strcmp(phase, "waitack"))
+                return 0xf2c14e;
+        if (!strcmp(phase, "waitzero"))
+                return 0xe07b39;
+        if (!strcmp(phase, "waitmb"))
+                return 0x6aa84f;
+        return 0;       /* idle: not drawn */
+}
+
+#define MAX_TASK_LANES 32     /* lanes in all; readers beyond are left out */
+#define SIM_MAX_CPUS_SEEN 64  /* CPU lanes drawn at most */
+
+/* Write POLICY/timeline-plot.dat; returns the gnuplot ytic list, or NULL. */
+static char *prepare_timeline(const char *rundir, int *nlanes)
+{
+        g_autofree char *src = g_build_filename(rundir, "timeline.csv", NULL);
+        g_autofree char *dst = g_build_filename(rundir, "timeline-plot.dat", NULL);
+        g_autofree char *text = NULL;
+        g_auto(GStrv) lines = NULL;
+        g_autoptr(GHashTable) lane_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        g_autoptr(GPtrArray) lanes = g_ptr_array_new_with_free_func(g_free);
+        GString *out = g_string_new(NULL);
+        GString *tics = g_string_new(NULL);
+
+        if (!g_file_get_contents(src, &text, NULL, NULL)) {
+                g_string_free(out, TRUE);
+                g_string_free(tics, TRUE);
+                return NULL;
+        }
+        lines = g_strsplit(text, "\n", -1);
+        /* Lanes: CPUs in numeric order, the GP machine, then readers (boosted ones first). */
+        for (int c = 0; c < SIM_MAX_CPUS_SEEN; c++) {
+                g_autofree char *name = g_strdup_printf("cpu%d", c);
+                gboolean seen = FALSE;
+
+                for (int i = 1; lines[i] && !seen; i++)
+                        seen = g_str_has_prefix(lines[i], "run,") && g_str_has_prefix(lines[i] + 4, name) &&
+                               lines[i][4 + strlen(name)] == ',';
+                if (!seen)
+                        continue;
+                g_hash_table_insert(lane_of, g_strdup(name), GINT_TO_POINTER(lanes->len + 1));
+                g_ptr_array_add(lanes, g_strdup(name));
+        }
+        for (int pass = 0; pass < 3; pass++) {
+                static const char *const kinds[] = { "gp", "boosted", "cs" };
+
+                for (int i = 1; lines[i]; i++) {
+                        g_auto(GStrv) f = g_strsplit(lines[i], ",", 5);
+
+                        if (g_strv_length(f) < 5 || strcmp(f[0], kinds[pass]) != 0 ||
+                            g_hash_table_contains(lane_of, f[1]))
+                                continue;
+                        if (pass > 0 && (int)lanes->len >= MAX_TASK_LANES)
+                                continue;
+                        g_hash_table_insert(lane_of, g_strdup(f[1]), GINT_TO_POINTER(lanes->len + 1));
+                        g_ptr_array_add(lanes, g_strdup(f[1]));
+                }
+        }
+        /* Rows: runs and GP phases, then critical sections, then boosts on top. */
+        for (int pass = 0; pass < 3; pass++) {
+                for (int i = 1; lines[i]; i++) {
+                        g_auto(GStrv) f = g_strsplit(lines[i], ",", 5);
+                        gpointer lane;
+                        unsigned rgb;
+                        double h;
+
+                        if (g_strv_length(f) < 5 || !(lane = g_hash_table_lookup(lane_of, f[1])))
+                                continue;
+                        if (pass == 0 && !strcmp(f[0], "run")) {
+                                rgb = task_shade(f[4]);
+                                h = 0.4;
+                        } else if (pass == 0 && !strcmp(f[0], "gp") && gp_colour(f[4])) {
+                                rgb = gp_colour(f[4]);
+                                h = 0.4;
+                        } else if (pass == 1 && !strcmp(f[0], "cs")) {
+                                rgb = 0x4f81bd;
+                                h = 0.3;
+                        } else if (pass == 2 && !strcmp(f[0], "boosted")) {
+                                rgb = 0xc00000;
+                                h = 0.12;
+                        } else {
+                                continue;
+                        }
+                        g_string_append_printf(out, "%d %.6f %.6f %.2f %u\n", GPOINTER_TO_INT(lane) - 1,
+                                               g_ascii_strtod(f[2], NULL) / 1e6,
+                                               g_ascii_strtod(f[3], NULL) / 1e6, h, rgb);
+                }
+        }
+        if (!g_file_set_contents(dst, out->str, (gssize)out->len, NULL)) {
+                g_string_free(out, TRUE);
+                g_string_free(tics, TRUE);
+                return NULL;
+        }
+        g_string_free(out, TRUE);
+        for (guint i = 0; i < lanes->len; i++)
+                g_string_append_printf(tics, "%s\"%s\" %u", i ? ", " : "", (char *)lanes->pdata[i], i);
+        *nlanes = (int)lanes->len;
+        return g_string_free(tics, FALSE);
+}
+
+/* ---- gnuplot ---- */
+
+struct plotter {
+        const char *dir;
+        const char *format;
+        const char *scenario;
+        char *policies;         /* space-separated */
+        int drawn, failed;
+};
+
+static void append_var(GString *s, const char *name, const char *value)
+{
+        g_autofree char *quoted = NULL;
+        g_auto(GStrv) parts = g_strsplit(value, "'", -1);
+
+        quoted = g_strjoinv("''", parts);
+        g_string_append_printf(s, "%s='%s'; ", name, quoted);
+}
+
+static const char *terminal(const char *format, int height)
+{
+        static char buf[128];
+
+        if (!strcmp(format, "svg"))
+                g_snprintf(buf, sizeof(buf), "svg size 1100,%d dynamic font \"Sans,11\"", height);
+        else if (!strcmp(format, "pdf"))
+                g_snprintf(buf, sizeof(buf), "pdfcairo size 11in,%.2fin font \"Sans,10\"", height / 100.0);
+        else
+                g_snprintf(buf, sizeof(buf), "pngcairo size 1100,%d font \"Sans,10\"", height);
+        return buf;
+}
+
+/* Run template @name writing DIR/@stem.FORMAT, with @vars already set. */
+static void draw(struct plotter *pl, const char *name, const char *stem, GString *vars, int height)
+{
+        g_autofree char *plotdir = g_build_filename(pl->dir, "plots", NULL);
+        g_autofree char *script = g_build_filename(plotdir, name, NULL);
+        g_autofree char *final = g_strdup_printf("%s/%s.%s", pl->dir, stem, pl->format);
+        g_autofree char *tmp = g_strdup_printf("%s/.%s.%s.tmp", pl->dir, stem, pl->format);
+        g_autoptr(GBytes) tpl = cli_plot_template(name);
+        g_autofree char *err = NULL;
+        int status = 0;
+        GError *e = NULL;
+
+        g_mkdir_with_parents(plotdir, 0755);
+        if (!tpl || !g_file_set_contents(script, g_bytes_get_data(tpl, NULL), (gssize)g_bytes_get_size(tpl), &e)) {
+                fprintf(stderr, "rcuboost: cannot write %s: %s\n", script, e ? e->message : "no template");
+                g_clear_error(&e);
+                pl->failed++;
+                return;
+        }
+        append_var(vars, "datadir", pl->dir);
+        append_var(vars, "policies", pl->policies);
+        append_var(vars, "scenario", pl->scenario);
+        append_var(vars, "term", terminal(pl->format, height));
+        append_var(vars, "outfile", tmp);
+
+        const char *argv[] = { "gnuplot", "-e", vars->str, script, NULL };
+
+        if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                          NULL, NULL, &err, &status, &e) || !g_spawn_check_wait_status(status, NULL)) {
+                fprintf(stderr, "rcuboost: gnuplot failed on %s: %s\n", name, e ? e->message : err);
+                g_clear_error(&e);
+                g_unlink(tmp);
+                pl->failed++;
+                return;
+        }
+        if (g_rename(tmp, final) != 0) {
+                fprintf(stderr, "rcuboost: cannot write %s\n", final);
+                pl->failed++;
+                return;
+        }
+        pl->drawn++;
+}
+
+static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limit_bytes)
+{
+        GString *vars = g_string_new(NULL);
+        char num[64];
+
+        g_snprintf(num, sizeof(num), "limit_mib=%.6f; ", limit_bytes / 1048576.0);
+        g_string_append(vars, num);
+        draw(pl, "memory.gp", "memory", vars, 600);
+        for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
+                gboolean any = FALSE;
+
+                for (int p = 0; p < n; p++)
+                        any |= res[p].counts[k] > 0;
+                if (!any)
+                        continue;       /* e.g. no synchronize_rcu() in this scenario */
+                g_string_truncate(vars, 0);
+                append_var(vars, "metric", cdfs[k].metric);
+                append_var(vars, "what", cdfs[k].what);
+                append_var(vars, "unit", cdfs[k].unit);
+                g_snprintf(num, sizeof(num), "scale=%g; ", cdfs[k].scale);
+                g_string_append(vars, num);
+                draw(pl, "cdf.gp", cdfs[k].stem, vars, 600);
+        }
+        for (int p = 0; p < n; p++) {
+                g_autofree char *rundir = g_build_filename(pl->dir, res[p].policy, NULL);
+                g_autofree char *datafile = g_build_filename(rundir, "timeline-plot.dat", NULL);
+                g_autofree char *stem = g_strdup_printf("timeline-%s", res[p].policy);
+                int nlanes = 0;
+                g_autofree char *tics = prepare_timeline(rundir, &nlanes);
+
+                if (!tics || nlanes == 0)
+                        continue;
+                g_string_truncate(vars, 0);
+                append_var(vars, "datafile", datafile);
+                append_var(vars, "policy", res[p].policy);
+                append_var(vars, "yticks", tics);
+                g_snprintf(num, sizeof(num), "nlanes=%d; ", nlanes);
+                g_string_append(vars, num);
+                draw(pl, "timeline.gp", stem, vars, 160 + 26 * nlanes);
+        }
+        g_string_free(vars, TRUE);
+}
+
+/* ---- the command ---- */
+
+int cli_compare(int argc, char **argv)
+{
+        g_autofree char *policies_opt = NULL;
+        g_autofree char *out = NULL;
+        g_autofree char *seed = NULL;
+        g_autofree char *format = NULL;
+        g_autofree char *window = NULL;
+        g_auto(GStrv) sets = NULL;
+        gboolean quiet = FALSE;
+        const GOptionEntry entries[] = {
+                { "policies", 'p', 0, G_OPTION_ARG_STRING, &policies_opt,
+                  "Comma-separated policies to compare (default: all)", "A,B,..." },
+                { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/SCENARIO)", "DIR" },
+                { "seed", 's', 0, G_OPTION_ARG_STRING, &seed, "Random seed for every run", "N" },
+                { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Plot format: png (default), svg or pdf", "FMT" },
+                { "window", 'w', 0, G_OPTION_ARG_STRING, &window,
+                  "Timeline window, e.g. 990ms,60ms (default: [output] timeline_start/_length)", "START,LENGTH" },
+                { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key (repeatable)",
+                  "SECTION.KEY=VALUE" },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO] - run a scenario under several policies and plot them");
+        g_autoptr(GPtrArray) overrides = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GPtrArray) names = g_ptr_array_new();
+        g_autoptr(RcbScenario) sc = NULL;
+        struct result *res;
+        struct sim_options opts = { 0 };
+        int status = EXIT_OK;
+        GError *e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Runs the scenario once per policy with the same seed and random streams, writes each\n"
+                "run's outputs to DIR/POLICY/, the headline table to DIR/comparison.tsv and .md (and\n"
+                "stdout), and plots with gnuplot: memory, grace-period / callback / synchronize_rcu /\n"
+                "RT wake-up latency CDFs, boost delay and time boosted, and a timeline per policy.\n"
+                "Without SCENARIO it runs the built-in default (scenarios/oom.scn).\n\n"
+                "Examples:\n  rcuboost compare\n"
+                "  rcuboost compare scenarios/many-readers.scn --policies booster,pi-lock --format svg\n");
+        if (!cli_parse_options(ctx, &argc, &argv, &status))
+                return status;
+        if (argc > 2)
+                return cli_usage_error(ctx, "compare: one scenario at a time");
+        if (format && strcmp(format, "png") && strcmp(format, "svg") && strcmp(format, "pdf"))
+                return cli_usage_error(ctx, "--format: '%s' is not png, svg or pdf", format);
+        if (seed && !cli_parse_seed(seed, &opts.seed))
+                return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
+        opts.seed_set = seed != NULL;
+        for (char **s = sets; s && *s; s++)
+                g_ptr_array_add(overrides, g_strdup(*s));
+        if (window) {
+                g_auto(GStrv) w = g_strsplit(window, ",", -1);
+
+                if (g_strv_length(w) != 2)
+                        return cli_usage_error(ctx, "--window: expected START,LENGTH, e.g. 990ms,60ms");
+                g_ptr_array_add(overrides, g_strdup_printf("output.timeline_start=%s", w[0]));
+                g_ptr_array_add(overrides, g_strdup_printf("output.timeline_length=%s", w[1]));
+        }
+        g_ptr_array_add(overrides, NULL);
+        sc = argc == 2 ? scenario_load(argv[1], (const char *const *)overrides->pdata, &e)
+                       : scenario_load_data(cli_default_scenario(), "default.scn",
+                                            (const char *const *)overrides->pdata, &e);
+        if (!sc) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                return EXIT_USAGE;
+        }
+        if (policies_opt) {
+                g_auto(GStrv) list = g_strsplit(policies_opt, ",", -1);
+
+                for (char **p = list; *p; p++) {
+                        const struct boost_policy_ops *ops = policy_find(g_strstrip(*p));
+
+                        if (!ops)
+                                return cli_usage_error(ctx, "--policies: unknown policy '%s' (expected "
+                                                       "one of: %s)", *p, policy_names());
+                        g_ptr_array_add(names, (gpointer)ops->name);
+                }
+        } else {
+                for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
+                        g_ptr_array_add(names, (gpointer)(*p)->name);
+        }
+        if (!out)
+                out = g_build_filename("out", sc->name, NULL);
+
+        res = g_new0(struct result, names->len);
+        for (guint p = 0; p < names->len; p++) {
+                g_autofree char *rundir = g_build_filename(out, names->pdata[p], NULL);
+                g_autoptr(RcbSim) sim = NULL;
+                const struct report *r;
+
+                opts.policy = names->pdata[p];
+                opts.out_dir = rundir;
+                sim = sim_new(sc, &opts, &e);
+                if (!sim) {
+                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_error_free(e);
+                        g_free(res);
+                        return EXIT_USAGE;
+                }
+                if (!quiet)
+                        fprintf(stderr, "rcuboost: running %s with %s...\n", sc->name, opts.policy);
+                sim_run(sim);
+                if (!sim_finish(sim, &e)) {
+                        fprintf(stderr, "rcuboost: %s: %s\n", opts.policy, e->message);
+                        g_clear_error(&e);
+                        status = EXIT_FAILED;
+                }
+                r = sim_report(sim);
+                res[p].policy = names->pdata[p];
+                for (size_t c = 0; c < NCOLS; c++)
+                        res[p].values[c] = lookup(r, columns[c].key);
+                res[p].oom = lookup(r, "memory.oom") != 0;
+                res[p].oom_time_ns = lookup(r, "memory.oom_time_ns");
+                res[p].oom_bytes = lookup(r, "memory.oom_bytes");
+                for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
+                        g_autofree char *key = g_strconcat(cdfs[k].metric, ".count", NULL);
+
+                        res[p].counts[k] = lookup(r, key);
+                }
+                if (sim_safety_violations(sim) > 0 && status == EXIT_OK)
+                        status = EXIT_UNSAFE;
+        }
+        if (!write_tables(out, res, (int)names->len, &e) || !write_oom_events(out, res, (int)names->len, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                g_free(res);
+                return EXIT_FAILED;
+        }
+        if (!quiet)
+                print_table(res, (int)names->len);
+
+        g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+
+        if (!gnuplot) {
+                fprintf(stderr, "rcuboost: gnuplot not found: no plots drawn (install it, e.g. apt-get "
+                        "install gnuplot-nox); the numbers are in %s/comparison.tsv\n", out);
+        } else {
+                struct plotter pl = {
+                        .dir = out, .format = format ? format : "png", .scenario = sc->name,
+                };
+                GString *pol = g_string_new(NULL);
+
+                for (guint p = 0; p < names->len; p++)
+                        g_string_append_printf(pol, "%s%s", p ? " " : "", (char *)names->pdata[p]);
+                pl.policies = g_string_free(pol, FALSE);
+                draw_all(&pl, res, (int)names->len, sc->memory_limit_bytes);
+                g_free(pl.policies);
+                if (pl.failed && status == EXIT_OK)
+                        status = EXIT_FAILED;
+                if (!quiet)
+                        printf("\n%d plots in %s/ (templates in %s/plots/); table in %s/comparison.md\n",
+                               pl.drawn, out, out, out);
+        }
+        g_free(res);
+        return status;
+}
