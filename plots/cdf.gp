@@ -7,6 +7,9 @@
 #              policy.boost_delay, policy.boosted_time)
 #   what       what it measures, for the title
 #   unit, scale   x axis unit and nanoseconds per unit ("ms", 1e6)
+#   extra      more plot elements (", FILE using ..."), or "" -- compare adds
+#              the grace periods still pending at the end, which never
+#              complete and so are not in the distribution
 set terminal @term
 set output outfile
 set datafile separator ","
@@ -17,6 +20,7 @@ set logscale x
 set grid xtics mxtics ytics
 set key bottom right box opaque
 set yrange [0:1.02]
-plot for [i=1:words(policies)] datadir.'/'.word(policies, i).'/distributions.csv' \
-         every ::1 using (strcol(1) eq metric ? $3/scale : NaN):(strcol(1) eq metric ? $5 : NaN) \
-         with steps lw 2 title word(policies, i)
+# Each bin is a segment from (lo, cdf_lo) to (hi, cdf): linear within a bin.
+plot for [i=1:words(policies)] datadir.'/'.word(policies, i).'/distributions.csv' every ::1 \
+         using (strcol(1) eq metric ? $2/scale : NaN):5:(($3-$2)/scale):($6-$5) \
+         with vectors nohead lw 2 lc i title word(policies, i) @extra

@@ -9,6 +9,8 @@ struct result {
         char *err;
 };
 
+static char **cli_env;  /* NULL: inherit */
+
 static struct result run_cli(const char *first, ...)
 {
         GPtrArray *argv = g_ptr_array_new();
@@ -23,7 +25,7 @@ static struct result run_cli(const char *first, ...)
                 g_ptr_array_add(argv, (char *)a);
         va_end(ap);
         g_ptr_array_add(argv, NULL);
-        ck_assert_msg(g_spawn_sync(g_getenv("RCUBOOST_SRCDIR"), (char **)argv->pdata, NULL, 0, NULL,
+        ck_assert_msg(g_spawn_sync(g_getenv("RCUBOOST_SRCDIR"), (char **)argv->pdata, cli_env, 0, NULL,
                                    NULL, &r.out, &r.err, &wait_status, &e), "%s", e ? e->message : "");
         ck_assert(WIFEXITED(wait_status));
         r.status = WEXITSTATUS(wait_status);
@@ -220,6 +222,63 @@ START_TEST(check_reports_a_wrong_expectation)
 }
 END_TEST
 
+static gboolean exists(const char *dir, const char *name)
+{
+        g_autofree char *path = g_build_filename(dir, name, NULL);
+
+        return g_file_test(path, G_FILE_TEST_IS_REGULAR);
+}
+
+START_TEST(compare_writes_table_and_plots)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *tsv = NULL;
+        struct result r = run_cli("compare", "scenarios/rt-latency.scn", "--policies", "none,booster",
+                                  "--out", dir, "--set", "scenario.duration=1500ms", NULL);
+        static const char *const plots[] = {
+                "memory.png", "gp-latency.png", "callback-latency.png", "rt-latency.png",
+                "boost-delay.png", "boosted-time.png", "timeline-none.png", "timeline-booster.png",
+        };
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_ptr_nonnull(strstr(r.out, "RT wake-up max"));
+        ck_assert_ptr_nonnull(strstr(r.out, "booster"));
+        for (size_t i = 0; i < G_N_ELEMENTS(plots); i++)
+                ck_assert_msg(exists(dir, plots[i]), "%s not drawn", plots[i]);
+        /* No synchronize_rcu() in this scenario: no empty plot for it. */
+        ck_assert(!exists(dir, "sync-latency.png"));
+        ck_assert(exists(dir, "none/summary.json") && exists(dir, "booster/timeline.csv"));
+        ck_assert(exists(dir, "comparison.md") && exists(dir, "plots/cdf.gp"));
+        g_autofree char *path = g_build_filename(dir, "comparison.tsv", NULL);
+
+        ck_assert(g_file_get_contents(path, &tsv, NULL, NULL));
+        ck_assert(g_str_has_prefix(tsv, "policy\tmemory.oom_time_ns"));
+        ck_assert_ptr_nonnull(strstr(tsv, "\nnone\t"));
+        ck_assert_ptr_nonnull(strstr(tsv, "\nbooster\t"));
+        result_clear(&r);
+}
+END_TEST
+
+START_TEST(compare_without_gnuplot_still_writes_numbers)
+{
+        g_autofree char *dir = temp_dir();
+        char *env[] = { "PATH=/nonexistent", NULL };
+        struct result r;
+
+        cli_env = env;
+        r = run_cli("compare", "--policies", "booster", "--out", dir, "--set", "scenario.duration=1200ms", NULL);
+        cli_env = NULL;
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_ptr_nonnull(strstr(r.err, "gnuplot not found"));
+        ck_assert(exists(dir, "comparison.tsv"));
+        ck_assert(exists(dir, "booster/summary.json"));
+        ck_assert(!exists(dir, "memory.png"));
+        /* The built-in default scenario is oom.scn. */
+        ck_assert_ptr_nonnull(strstr(r.err, "running default with booster"));
+        result_clear(&r);
+}
+END_TEST
+
 START_TEST(policies_lists_none)
 {
         struct result r = run_cli("policies", NULL);
@@ -248,6 +307,8 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, safety_violation_exits_3);
         tcase_add_test(runs, same_seed_gives_identical_outputs);
         tcase_add_test(runs, check_reports_a_wrong_expectation);
+        tcase_add_test(runs, compare_writes_table_and_plots);
+        tcase_add_test(runs, compare_without_gnuplot_still_writes_numbers);
         tcase_set_timeout(runs, 120);
         suite_add_tcase(s, usage);
         suite_add_tcase(s, runs);

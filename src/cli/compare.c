@@ -72,6 +72,8 @@ struct result {
         double values[NCOLS];
         gboolean oom;
         double oom_time_ns, oom_bytes;
+        double pending_gp_ns;           /* grace period still pending at the end */
+        double gp_max_ns;
         double counts[G_N_ELEMENTS(cdfs)];
 };
 
@@ -165,7 +167,7 @@ static void print_table(struct result *res, int n)
         }
 }
 
-static gboolean write_oom_events(const char *dir, struct result *res, int n, GError **error)
+static gboolean write_events(const char *dir, struct result *res, int n, GError **error)
 {
         struct outfile *o = outfile_open(dir, "oom-events.csv", error);
 
@@ -176,6 +178,16 @@ static gboolean write_oom_events(const char *dir, struct result *res, int n, GEr
                 if (res[p].oom)
                         fprintf(outfile_stream(o), "%s,%.9f,%.6f\n", res[p].policy, res[p].oom_time_ns / 1e9,
                                 res[p].oom_bytes / 1048576.0);
+        if (!outfile_commit(o, error))
+                return FALSE;
+        /* Grace periods still pending at the end: a lower bound, drawn apart. */
+        o = outfile_open(dir, "pending-gp.csv", error);
+        if (!o)
+                return FALSE;
+        fputs("policy,pending_ms,y\n", outfile_stream(o));
+        for (int p = 0; p < n; p++)
+                if (res[p].pending_gp_ns > res[p].gp_max_ns)   /* worth seeing beside the CDF */
+                        fprintf(outfile_stream(o), "%s,%.6f,1\n", res[p].policy, res[p].pending_gp_ns / 1e6);
         return outfile_commit(o, error);
 }
 
@@ -301,13 +313,12 @@ struct plotter {
         int drawn, failed;
 };
 
+/* gnuplot's single-quoted strings have no escapes: a value may not contain '. */
 static void append_var(GString *s, const char *name, const char *value)
 {
-        g_autofree char *quoted = NULL;
-        g_auto(GStrv) parts = g_strsplit(value, "'", -1);
+        g_autofree char *safe = g_strdelimit(g_strdup(value), "'", '_');
 
-        quoted = g_strjoinv("''", parts);
-        g_string_append_printf(s, "%s='%s'; ", name, quoted);
+        g_string_append_printf(s, "%s='%s'; ", name, safe);
 }
 
 static const char *terminal(const char *format, int height)
@@ -387,6 +398,18 @@ static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limi
                 append_var(vars, "unit", cdfs[k].unit);
                 g_snprintf(num, sizeof(num), "scale=%g; ", cdfs[k].scale);
                 g_string_append(vars, num);
+                if (k == 0) {
+                        g_autofree char *pending = g_build_filename(pl->dir, "pending-gp.csv", NULL);
+                        g_autofree char *extra = g_strdup_printf(
+                                ", \"%s\" every ::1 using 2:3 with points pt 9 ps 2.5 lc rgb \"#c00000\" "
+                                "title \"still pending at the end (at least)\", "
+                                "\"%s\" every ::1 using 2:3:1 with labels offset char 0,-1.3 notitle",
+                                pending, pending);
+
+                        append_var(vars, "extra", extra);
+                } else {
+                        append_var(vars, "extra", "");
+                }
                 draw(pl, "cdf.gp", cdfs[k].stem, vars, 600);
         }
         for (int p = 0; p < n; p++) {
@@ -527,6 +550,8 @@ int cli_compare(int argc, char **argv)
                 res[p].oom = lookup(r, "memory.oom") != 0;
                 res[p].oom_time_ns = lookup(r, "memory.oom_time_ns");
                 res[p].oom_bytes = lookup(r, "memory.oom_bytes");
+                res[p].pending_gp_ns = lookup(r, "rcu.gp_in_progress_ns");
+                res[p].gp_max_ns = lookup(r, "gp_latency.max_ns");
                 for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
                         g_autofree char *key = g_strconcat(cdfs[k].metric, ".count", NULL);
 
@@ -535,7 +560,7 @@ int cli_compare(int argc, char **argv)
                 if (sim_safety_violations(sim) > 0 && status == EXIT_OK)
                         status = EXIT_UNSAFE;
         }
-        if (!write_tables(out, res, (int)names->len, &e) || !write_oom_events(out, res, (int)names->len, &e)) {
+        if (!write_tables(out, res, (int)names->len, &e) || !write_events(out, res, (int)names->len, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
                 g_free(res);

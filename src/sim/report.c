@@ -233,7 +233,7 @@ void report_write_json(const struct report *r, FILE *f)
 
 void report_write_distributions(const struct report *r, FILE *f)
 {
-        fputs("metric,lo_ns,hi_ns,count,cdf\n", f);
+        fputs("metric,lo_ns,hi_ns,count,cdf_lo,cdf\n", f);
         for (guint i = 0; i < r->dists->len; i++) {
                 const struct distribution *d = &g_array_index(r->dists, struct distribution, i);
 

@@ -35,7 +35,7 @@ const char *report_lookup_string(const struct report *r, const char *key);
 
 void report_write_json(const struct report *r, FILE *f);
 /* Every latency given to report_latency(), as histogram bins with the CDF:
- * metric,lo_ns,hi_ns,count,cdf. */
+ * metric,lo_ns,hi_ns,count,cdf_lo,cdf (see latency_stat_write_bins). */
 void report_write_distributions(const struct report *r, FILE *f);
 
 /* For g_autoptr(); the code itself says struct report. */

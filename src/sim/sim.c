@@ -438,7 +438,7 @@ static gboolean write_latency(struct sim *sim, GError **error)
         if (!o)
                 return FALSE;
         f = outfile_stream(o);
-        fputs("task,lo_ns,hi_ns,count,cdf\n", f);
+        fputs("task,lo_ns,hi_ns,count,cdf_lo,cdf\n", f);
         for (guint i = 0; i < sim->tasks->len; i++) {
                 const struct task *t = sim_task(sim, (int)i);
 

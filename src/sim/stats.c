@@ -92,11 +92,12 @@ void latency_stat_write_bins(const struct latency_stat *s, FILE *f, const char *
 
                 if (n == 0)
                         continue;
-                cum += n;
                 gsl_histogram_get_range(s->hist, i, &lo, &hi);
                 /* The exact extremes are known: keep the edges inside them. */
                 lo = MAX(lo, (double)s->min_ns);
                 hi = MIN(hi, (double)s->max_ns);
-                fprintf(f, "%s,%.0f,%.0f,%.0f,%.6f\n", prefix, ceil(lo), ceil(MAX(hi, lo)), n, cum / total);
+                fprintf(f, "%s,%.0f,%.0f,%.0f,%.6f,%.6f\n", prefix, ceil(lo), ceil(MAX(hi, lo)), n,
+                        cum / total, (cum + n) / total);
+                cum += n;
         }
 }

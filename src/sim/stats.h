@@ -33,8 +33,9 @@ void latency_stat_add(struct latency_stat *s, int64_t ns);
 /* @q in [0, 1]; 0 for an empty stat. */
 int64_t latency_stat_quantile(const struct latency_stat *s, double q);
 double latency_stat_mean(const struct latency_stat *s);
-/* One CSV row per non-empty bin: PREFIX,lo_ns,hi_ns,count,cdf (the
- * fraction of values up to this bin; edges clamped to the exact min/max). */
+/* One CSV row per non-empty bin: PREFIX,lo_ns,hi_ns,count,cdf_lo,cdf --
+ * the fraction of values below the bin and up to its top (edges clamped
+ * to the exact min and max), so the CDF is the line (lo,cdf_lo)-(hi,cdf). */
 void latency_stat_write_bins(const struct latency_stat *s, FILE *f, const char *prefix);
 
 #endif
