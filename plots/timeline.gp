@@ -15,7 +15,8 @@ set grid x
 set key outside bottom center horizontal
 set style fill solid 1.0 noborder
 plot datafile using (($2+$3)/2):1:(($3-$2)/2):4:5 with boxxyerror lc rgb variable notitle, \
-     NaN with boxes lc rgb "#4f81bd" title "read-side critical section", \
+     NaN with boxes lc rgb "#4f81bd" title "read-side critical section, running", \
+     NaN with boxes lc rgb "#a9c4e4" title "... off its CPU (preempted or blocked)", \
      NaN with boxes lc rgb "#c00000" title "boosted", \
      NaN with boxes lc rgb "#f2c14e" title "GP waitack", \
      NaN with boxes lc rgb "#e07b39" title "GP waitzero", \

@@ -195,8 +195,8 @@ static gboolean write_events(const char *dir, struct result *res, int n, GError 
 
 static unsigned task_shade(const char *name)
 {
-        static const unsigned shades[] = { 0xbfbfbf, 0x9fb6cd, 0xb5a58c, 0xa9c4a1, 0xc9a9c9, 0x8fa3a8,
-                                           0xd1c49b, 0xa3a3c2 };
+        static const unsigned shades[] = { 0xbfbfbf, 0x9e9e9e, 0xb5a58c, 0xc9a9c9, 0x8fa3a8, 0xa3a3c2,
+                                           0xd0b8a8, 0x7f7f7f };  /* none of the other colours */
 
         return shades[g_str_hash(name) % G_N_ELEMENTS(shades)];
 }
@@ -261,8 +261,8 @@ static char *prepare_timeline(const char *rundir, int *nlanes)
                         g_ptr_array_add(lanes, g_strdup(f[1]));
                 }
         }
-        /* Rows: runs and GP phases, then critical sections, then boosts on top. */
-        for (int pass = 0; pass < 3; pass++) {
+        /* Rows: runs and GP phases, critical sections, their blocked stretches, boosts on top. */
+        for (int pass = 0; pass < 4; pass++) {
                 for (int i = 1; lines[i]; i++) {
                         g_auto(GStrv) f = g_strsplit(lines[i], ",", 5);
                         gpointer lane;
@@ -280,7 +280,10 @@ static char *prepare_timeline(const char *rundir, int *nlanes)
                         } else if (pass == 1 && !strcmp(f[0], "cs")) {
                                 rgb = 0x4f81bd;
                                 h = 0.3;
-                        } else if (pass == 2 && !strcmp(f[0], "boosted")) {
+                        } else if (pass == 2 && !strcmp(f[0], "blocked")) {
+                                rgb = 0xa9c4e4;
+                                h = 0.3;
+                        } else if (pass == 3 && !strcmp(f[0], "boosted")) {
                                 rgb = 0xc00000;
                                 h = 0.12;
                         } else {

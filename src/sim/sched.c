@@ -459,9 +459,11 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         if (prev) {
                 cpu->nr_switches++;
                 if (prev->rcu_nesting > 0 &&
-                    (prev->state == TASK_RUNNABLE || prev->state == TASK_BLOCKED))
+                    (prev->state == TASK_RUNNABLE || prev->state == TASK_BLOCKED)) {
+                        timeline_begin(sim->timeline, sim->now, "blocked", prev->id, prev->name);
                         rcu_note_switch_out(sim, prev, prev->state == TASK_RUNNABLE
                                             ? RCU_BLOCK_PREEMPTED : RCU_BLOCK_MUTEX);
+                }
                 if (prev->state == TASK_RUNNABLE && !heap_node_queued(&prev->rq_node))
                         activate(sim, prev);
                 else if (prev->state == TASK_RUNNABLE)
@@ -478,6 +480,8 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                 cpu->idle_ns += sim->now - cpu->idle_since;
         sim_charge_cpu(sim, cpu->id, COST_CONTEXT_SWITCH, 1, COST_PATH_SCHED);
         timeline_cpu(sim->timeline, sim->now, cpu->id, next->name);
+        if (next->rcu_nesting > 0)
+                timeline_end(sim->timeline, sim->now, "blocked", next->id);
         cpu->curr = next;
         next->state = TASK_RUNNING;
         next->cpu = cpu->id;

@@ -2,6 +2,7 @@
 #include "timeline.h"
 
 #include <glib.h>
+#include <string.h>
 
 /* An interval being recorded; labels are static strings or task names,
  * which live as long as the simulation. */
@@ -16,9 +17,18 @@ struct timeline {
         int ncpus;
         struct open_interval *cpu;      /* [ncpus] */
         struct open_interval gp;
-        GArray *cs;                     /* by task id */
-        GArray *boosted;                /* by task id */
+        GArray *tasks[3];               /* per kind ("cs", "blocked", "boosted"), by task id */
 };
+
+static const char *const task_kinds[] = { "cs", "blocked", "boosted" };
+
+static int kind_index(const char *kind)
+{
+        for (int i = 0; i < 3; i++)
+                if (!strcmp(kind, task_kinds[i]))
+                        return i;
+        g_return_val_if_reached(0);
+}
 
 struct timeline *timeline_new(FILE *f, int64_t start_ns, int64_t length_ns, int ncpus)
 {
@@ -32,8 +42,8 @@ struct timeline *timeline_new(FILE *f, int64_t start_ns, int64_t length_ns, int 
         for (int c = 0; c < ncpus; c++)
                 tl->cpu[c].since = -1;
         tl->gp.since = -1;
-        tl->cs = g_array_new(FALSE, FALSE, sizeof(struct open_interval));
-        tl->boosted = g_array_new(FALSE, FALSE, sizeof(struct open_interval));
+        for (int i = 0; i < 3; i++)
+                tl->tasks[i] = g_array_new(FALSE, FALSE, sizeof(struct open_interval));
         if (f)
                 fputs("kind,lane,start_ns,end_ns,label\n", f);
         return tl;
@@ -44,8 +54,8 @@ void timeline_free(struct timeline *tl)
         if (!tl)
                 return;
         g_free(tl->cpu);
-        g_array_free(tl->cs, TRUE);
-        g_array_free(tl->boosted, TRUE);
+        for (int i = 0; i < 3; i++)
+                g_array_free(tl->tasks[i], TRUE);
         g_free(tl);
 }
 
@@ -75,7 +85,7 @@ void timeline_cpu(struct timeline *tl, int64_t now, int cpu, const char *task)
 
 static struct open_interval *task_interval(struct timeline *tl, const char *kind, int id)
 {
-        GArray *a = kind[0] == 'c' ? tl->cs : tl->boosted;
+        GArray *a = tl->tasks[kind_index(kind)];
 
         while ((int)a->len <= id) {
                 struct open_interval none = { -1, NULL };
@@ -117,8 +127,7 @@ void timeline_flush(struct timeline *tl, int64_t now)
                 timeline_cpu(tl, now, c, NULL);
         timeline_gp(tl, now, NULL);
         tl->gp.since = -1;
-        for (guint i = 0; i < tl->cs->len; i++)
-                timeline_end(tl, now, "cs", (int)i);
-        for (guint i = 0; i < tl->boosted->len; i++)
-                timeline_end(tl, now, "boosted", (int)i);
+        for (int k = 0; k < 3; k++)
+                for (guint i = 0; i < tl->tasks[k]->len; i++)
+                        timeline_end(tl, now, task_kinds[k], (int)i);
 }

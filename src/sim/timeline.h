@@ -2,8 +2,9 @@
  *
  * Within [start, start + length) the engine records intervals: which task
  * ran on each CPU ("run", lane cpuN), each reader's read-side critical
- * sections ("cs", lane = task), when a policy had a reader boosted
- * ("boosted"), and the grace-period machine's phases ("gp", lane "gp").
+ * sections ("cs", lane = task), the stretches of them spent off the CPU
+ * ("blocked": preempted or waiting for a mutex), when a policy had a reader
+ * boosted ("boosted"), and the grace-period machine's phases ("gp").
  * Rows go to timeline.csv as they close, so memory stays bounded whatever
  * the window.  Outside the window recording costs one comparison.
  */
@@ -22,7 +23,7 @@ void timeline_free(struct timeline *tl);
 
 /* CPU @cpu now runs @task (NULL: idle). */
 void timeline_cpu(struct timeline *tl, int64_t now, int cpu, const char *task);
-/* @task (lane id @id) entered / left an interval of @kind ("cs", "boosted"). */
+/* @task (lane id @id) entered / left an interval of @kind ("cs", "blocked", "boosted"). */
 void timeline_begin(struct timeline *tl, int64_t now, const char *kind, int id, const char *task);
 void timeline_end(struct timeline *tl, int64_t now, const char *kind, int id);
 /* The grace-period machine entered @phase. */
