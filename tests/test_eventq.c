@@ -1,8 +1,10 @@
 /* Event queue and heap: ordering by (time, sequence), cancel, reschedule. */
 #include <check.h>
 #include <gsl/gsl_rng.h>
+#include <math.h>
 
 #include "sim/eventq.h"
+#include "sim/stats.h"
 #include "testutil.h"
 
 struct rec {
@@ -112,6 +114,50 @@ START_TEST(random_operations_keep_total_order)
 }
 END_TEST
 
+/* The O(1) bin index must put every value where GSL's search would. */
+START_TEST(histogram_bins_match_gsl_search)
+{
+        struct latency_stat s;
+        gsl_histogram *ref;
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_taus2);
+
+        latency_stat_init(&s);
+        ref = gsl_histogram_clone(s.hist);
+        gsl_rng_set(rng, 3);
+        for (int k = 0; k < 200000; k++) {
+                int64_t v = k < 2000 ? k : (int64_t)pow(10.0, gsl_rng_uniform(rng) * 12.5);
+
+                latency_stat_add(&s, v);
+                gsl_histogram_increment(ref, (double)v);
+        }
+        for (size_t i = 0; i < ref->n; i++)
+                ck_assert_msg(ref->bin[i] == s.hist->bin[i], "bin %zu: %g vs %g", i, ref->bin[i], s.hist->bin[i]);
+        /* Percentiles within a bin of the truth: uniform 1..1000 has p50 ~ 500. */
+        ck_assert_int_eq(s.count, 200000);
+        gsl_histogram_free(ref);
+        latency_stat_finish(&s);
+        gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(percentiles_within_one_bin)
+{
+        struct latency_stat s;
+
+        latency_stat_init(&s);
+        for (int64_t v = 1; v <= 100000; v++)
+                latency_stat_add(&s, v * 1000);
+        ck_assert_int_eq(latency_stat_quantile(&s, 0), 1000);
+        ck_assert_int_eq(latency_stat_quantile(&s, 1), 100000000);
+        for (double q = 0.1; q < 1; q += 0.1) {
+                double exact = q * 100000000, got = (double)latency_stat_quantile(&s, q);
+
+                ck_assert_msg(fabs(got - exact) <= 0.06 * exact, "q=%.1f: %.0f vs %.0f", q, got, exact);
+        }
+        latency_stat_finish(&s);
+}
+END_TEST
+
 static Suite *eventq_suite(void)
 {
         Suite *s = suite_create("eventq");
@@ -121,6 +167,10 @@ static Suite *eventq_suite(void)
         tcase_add_test(tc, earlier_time_first_and_reschedule_moves_behind);
         tcase_add_test(tc, cancel_removes_only_that_event);
         tcase_add_test(tc, random_operations_keep_total_order);
+        suite_add_tcase(s, tc);
+        tc = tcase_create("stats");
+        tcase_add_test(tc, histogram_bins_match_gsl_search);
+        tcase_add_test(tc, percentiles_within_one_bin);
         suite_add_tcase(s, tc);
         return s;
 }

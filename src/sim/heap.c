@@ -32,12 +32,16 @@ static inline void place(struct heap *h, uint32_t i, struct heap_slot s)
         s.node->slot = i;
 }
 
+/* A 4-ary heap: half the depth of a binary one, and the four children of
+ * a slot share a cache line or two, so a sift touches fewer lines. */
+#define ARITY 4
+
 static void sift_up(struct heap *h, uint32_t i)
 {
         struct heap_slot s = h->v[i];
 
         while (i > 0) {
-                uint32_t parent = (i - 1) / 2;
+                uint32_t parent = (i - 1) / ARITY;
 
                 if (!slot_less(&s, &h->v[parent]))
                         break;
@@ -52,12 +56,15 @@ static void sift_down(struct heap *h, uint32_t i)
         struct heap_slot s = h->v[i];
 
         for (;;) {
-                uint32_t child = 2 * i + 1;
+                uint32_t first = ARITY * i + 1;
+                uint32_t last = MIN(first + ARITY, h->n);
+                uint32_t child = first;
 
-                if (child >= h->n)
+                if (first >= h->n)
                         break;
-                if (child + 1 < h->n && slot_less(&h->v[child + 1], &h->v[child]))
-                        child++;
+                for (uint32_t c = first + 1; c < last; c++)
+                        if (slot_less(&h->v[c], &h->v[child]))
+                                child = c;
                 if (!slot_less(&h->v[child], &s))
                         break;
                 place(h, i, h->v[child]);
@@ -90,7 +97,7 @@ void heap_remove(struct heap *h, struct heap_node *node)
                 return;
         place(h, i, h->v[h->n]);
         /* The moved slot may belong above or below its new place. */
-        if (i > 0 && slot_less(&h->v[i], &h->v[(i - 1) / 2]))
+        if (i > 0 && slot_less(&h->v[i], &h->v[(i - 1) / ARITY]))
                 sift_up(h, i);
         else
                 sift_down(h, i);
@@ -113,7 +120,7 @@ void heap_rekey(struct heap *h, struct heap_node *node, int64_t key, int64_t tie
 
         h->v[i].key = key;
         h->v[i].tie = tie;
-        if (i > 0 && slot_less(&h->v[i], &h->v[(i - 1) / 2]))
+        if (i > 0 && slot_less(&h->v[i], &h->v[(i - 1) / ARITY]))
                 sift_up(h, i);
         else
                 sift_down(h, i);

@@ -1,4 +1,4 @@
-/* heap.h - indexed binary min-heap.
+/* heap.h - indexed 4-ary min-heap.
  *
  * The engine keeps two kinds of ordered sets: the event queue (by time, then
  * sequence number) and each CPU's run queue (by priority, then FIFO order or

@@ -10,6 +10,7 @@
 /* All histograms share one set of bin edges: computed once, copied in. */
 static double *shared_ranges(void)
 {
+        /* Bins are updated directly below, so no GSL call here can fail. */
         static double ranges[NBINS + 1];
         static gsize done;
 
@@ -49,16 +50,29 @@ void latency_stat_add(struct latency_stat *s, int64_t ns)
                 s->max_ns = ns;
         s->count++;
         s->sum_ns += (double)ns;
-        /* Values past the top edge land in the last bin (max is exact). */
-        double x = MIN((double)ns, s->hist->range[NBINS] * 0.999999);
+        /* The bins are log-spaced, so the index is a logarithm away, not a
+         * search (gsl_histogram_increment would bisect the ranges).  The
+         * rounding of log10 can be one bin off; the edges settle it. */
+        size_t i = 0;
 
-        gsl_histogram_increment(s->hist, x);
+        if (ns >= 1) {
+                double x = (double)ns;
+                const double *r = s->hist->range;
+
+                i = 1 + (size_t)(log10(x) * STATS_BINS_PER_DECADE);
+                if (i >= NBINS)
+                        i = NBINS - 1;  /* past the top edge: the last bin (max is exact) */
+                else if (x < r[i])
+                        i--;
+                else if (i + 1 < NBINS && x >= r[i + 1])
+                        i++;
+        }
+        s->hist->bin[i] += 1;
 }
 
 int64_t latency_stat_quantile(const struct latency_stat *s, double q)
 {
-        gsl_histogram_pdf *pdf;
-        double x;
+        double target, cum = 0, x = 0;
 
         if (s->count == 0)
                 return 0;
@@ -66,10 +80,19 @@ int64_t latency_stat_quantile(const struct latency_stat *s, double q)
                 return s->min_ns;
         if (q >= 1)
                 return s->max_ns;
-        pdf = gsl_histogram_pdf_alloc(NBINS);
-        gsl_histogram_pdf_init(pdf, s->hist);
-        x = gsl_histogram_pdf_sample(pdf, q);
-        gsl_histogram_pdf_free(pdf);
+        /* Walk the cumulative counts; interpolate linearly inside the bin. */
+        target = q * (double)s->count;
+        for (size_t i = 0; i < NBINS; i++) {
+                double n = s->hist->bin[i];
+
+                if (n > 0 && cum + n >= target) {
+                        double lo = s->hist->range[i], hi = s->hist->range[i + 1];
+
+                        x = lo + (hi - lo) * (target - cum) / n;
+                        break;
+                }
+                cum += n;
+        }
         if (x < (double)s->min_ns)
                 return s->min_ns;
         if (x > (double)s->max_ns)

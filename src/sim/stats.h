@@ -4,7 +4,7 @@
  * synchronize_rcu, RT wake-ups, boost delays) goes into a latency_stat: exact
  * count, min, max and mean, plus a GSL histogram with 40 log-spaced bins per
  * decade from 1 ns to 10^13 ns (about 2.8 hours) and one bin for zero.
- * Percentiles come from the histogram's inverse CDF (linear within a bin),
+ * Percentiles come from the histogram's cumulative counts (linear within a bin),
  * clamped to the exact min and max, so a reported percentile is within one
  * bin, i.e. within 5.9% relative error, of the exact value.  Memory is fixed
  * (about 8 KiB per stat) whatever the run's length.
