@@ -100,7 +100,10 @@ START_TEST(random_operations_keep_total_order)
         uint32_t n = eventq_size(&q);
 
         for (uint32_t i = 0; i < n; i++) {
-                int64_t seq = q.heap.v[0].tie;
+                int64_t seq;
+
+                eventq_settle(&q);
+                seq = q.heap.v[0].tie;
                 struct event *ev = eventq_pop(&q);
 
                 ck_assert(ev->when > last_t || (ev->when == last_t && seq > last_seq));

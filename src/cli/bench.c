@@ -1,0 +1,330 @@
+/* bench.c - `rcuboost bench`: how fast the engine is, and how its cost grows.
+ *
+ * Three workloads, each run in a fresh child process (so that its peak RSS
+ * is its own) --repeat times, reported as medians:
+ *   null-events  the raw event queue, as ns-3's bench-scheduler measures it:
+ *                1e5 pending events, 1e6 events, exponential inter-event
+ *                times with mean 100 ns;
+ *   reference    scenarios/bench-large.scn (64 CPUs, 2,000 tasks, HZ=1000,
+ *                10 s) under booster;
+ *   scaling      generated scenarios: CPUs 1..256 (32 tasks per CPU) and
+ *                tasks 10..10,000 (on 16 CPUs), 1 s simulated each.
+ * Results go to DIR/bench.json and, with gnuplot, DIR/scaling.png.
+ */
+#include <gio/gio.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sim/eventq.h"
+#include "sim/output.h"
+#include "sim/report.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+
+struct sample {
+        double events;
+        double wall_s;
+        double sim_s;
+        double rss_kib;
+};
+
+static double peak_rss_kib(void)
+{
+        g_autofree char *status = NULL;
+        const char *p;
+
+        if (!g_file_get_contents("/proc/self/status", &status, NULL, NULL) ||
+            !(p = strstr(status, "VmHWM:")))
+                return 0;
+        return g_ascii_strtod(p + 6, NULL);
+}
+
+/* ---- the workloads (run in the child) ---- */
+
+static void null_handler(struct sim *sim, struct event *ev)
+{
+        (void)sim;
+        (void)ev;
+}
+
+static struct sample run_null_events(void)
+{
+        enum { POPULATION = 100000, EVENTS = 1000000 };
+        struct eventq q;
+        struct event *evs = g_new(struct event, POPULATION);
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_taus2);
+        struct sample s = { 0 };
+        gint64 t0;
+
+        eventq_init(&q);
+        gsl_rng_set(rng, 1);
+        for (int i = 0; i < POPULATION; i++) {
+                event_init(&evs[i], null_handler);
+                eventq_schedule(&q, &evs[i], (int64_t)gsl_ran_exponential(rng, 100.0 * POPULATION));
+        }
+        t0 = g_get_monotonic_time();
+        for (int i = 0; i < EVENTS; i++) {
+                struct event *ev = eventq_pop(&q);
+
+                ev->fn(NULL, ev);
+                /* Hold model: each event schedules its successor. */
+                eventq_schedule(&q, ev, ev->when + (int64_t)gsl_ran_exponential(rng, 100.0 * POPULATION));
+        }
+        s.wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
+        s.events = EVENTS;
+        eventq_finish(&q);
+        g_free(evs);
+        gsl_rng_free(rng);
+        return s;
+}
+
+static struct sample run_scenario_text(const char *text, const char *name, const char *policy)
+{
+        GError *e = NULL;
+        g_autoptr(RcbScenario) sc = scenario_load_data(text, name, NULL, &e);
+        g_autoptr(RcbSim) sim = NULL;
+        struct sample s = { 0 };
+        gint64 t0;
+        double v = 0;
+
+        if (!sc || !(sim = sim_new(sc, &(struct sim_options){ .policy = policy }, &e))) {
+                fprintf(stderr, "rcuboost: bench: %s\n", e->message);
+                exit(EXIT_FAILED);
+        }
+        t0 = g_get_monotonic_time();
+        sim_run(sim);
+        s.wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
+        sim_finish(sim, NULL);
+        report_lookup(sim_report(sim), "events", &v);
+        s.events = v;
+        s.sim_s = sim_now(sim) / 1e9;
+        return s;
+}
+
+/* A generated scenario: @tasks tasks on @cpus CPUs, one second long. */
+static char *scaling_scenario(int cpus, int tasks)
+{
+        int cyclic = MAX(1, tasks / 20), hogs = MAX(1, cpus / 4), updaters = MAX(1, tasks / 8);
+        int readers = MAX(1, tasks - cyclic - hogs - updaters);
+
+        return g_strdup_printf(
+                "[scenario]\ncpus=%d\nduration=1s\nseed=1\n[output]\nmemory_sample=10ms\n"
+                "[rcu]\nmemory_limit=off\n"
+                "[task:reader]\ncount=%d\nprogram=loop { rcu_read_lock; compute exp(200us); rcu_read_unlock; sleep exp(5ms) }\n"
+                "[task:updater]\ncount=%d\nprogram=loop { compute exp(50us); call_rcu 1KiB; sleep exp(2ms) }\n"
+                "[task:cyclic]\nsched=fifo:80\ncount=%d\nperiod=1ms\nprogram=compute 10us\n"
+                "[task:hog]\nsched=fifo:10\ncount=%d\nstart=200ms\nprogram=loop { compute 300ms; sleep 200ms }\n",
+                cpus, readers, updaters, cyclic, hogs);
+}
+
+/* "null-events", "reference", "cpus:N:T" or "tasks:N:T" */
+static int run_case(const char *name)
+{
+        struct sample s;
+
+        if (!strcmp(name, "null-events")) {
+                s = run_null_events();
+        } else if (!strcmp(name, "reference")) {
+                g_autoptr(GBytes) text = g_resources_lookup_data("/rcuboost/scenarios/bench-large.scn", 0, NULL);
+
+                s = run_scenario_text(g_bytes_get_data(text, NULL), "bench-large.scn", "booster");
+        } else {
+                int cpus = 0, tasks = 0;
+
+                if (sscanf(strchr(name, ':') ? strchr(name, ':') + 1 : "", "%d:%d", &cpus, &tasks) != 2 ||
+                    cpus < 1 || tasks < 1) {
+                        fprintf(stderr, "rcuboost: bench: unknown case '%s'\n", name);
+                        return EXIT_USAGE;
+                }
+                g_autofree char *text = scaling_scenario(cpus, tasks);
+
+                s = run_scenario_text(text, "scaling.scn", "booster");
+        }
+        s.rss_kib = peak_rss_kib();
+        printf("%.0f %.9f %.9f %.0f\n", s.events, s.wall_s, s.sim_s, s.rss_kib);
+        return EXIT_OK;
+}
+
+/* ---- the parent: repeat in children, take medians ---- */
+
+struct result {
+        char *name;
+        char *series;           /* "", "cpus" or "tasks" */
+        int cpus, tasks;
+        double events, events_per_s, wall_s, sim_per_wall, rss_kib;
+};
+
+static double median(double *v, int n)
+{
+        gsl_sort(v, 1, (size_t)n);
+        return gsl_stats_median_from_sorted_data(v, 1, (size_t)n);
+}
+
+static gboolean measure(const char *self, struct result *r, int repeat)
+{
+        double eps[repeat], wall[repeat], ratio[repeat], rss[repeat];
+
+        for (int i = 0; i < repeat; i++) {
+                const char *argv[] = { self, "bench", "--case", r->name, NULL };
+                g_autofree char *out = NULL;
+                int status;
+                struct sample s;
+
+                if (!g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL, &out, NULL, &status, NULL) ||
+                    !g_spawn_check_wait_status(status, NULL) ||
+                    sscanf(out, "%lf %lf %lf %lf", &s.events, &s.wall_s, &s.sim_s, &s.rss_kib) != 4) {
+                        fprintf(stderr, "rcuboost: bench: case %s failed\n", r->name);
+                        return FALSE;
+                }
+                eps[i] = s.events / s.wall_s;
+                wall[i] = s.wall_s;
+                ratio[i] = s.sim_s / s.wall_s;
+                rss[i] = s.rss_kib;
+                r->events = s.events;
+        }
+        r->events_per_s = median(eps, repeat);
+        r->wall_s = median(wall, repeat);
+        r->sim_per_wall = median(ratio, repeat);
+        r->rss_kib = median(rss, repeat);
+        return TRUE;
+}
+
+static gboolean write_json(const char *dir, struct result *res, int n, int repeat, GError **error)
+{
+        struct outfile *o = outfile_open(dir, "bench.json", error);
+        FILE *f;
+
+        if (!o)
+                return FALSE;
+        f = outfile_stream(o);
+        fprintf(f, "{\n  \"repeat\": %d,\n  \"statistic\": \"median\",\n  \"results\": [\n", repeat);
+        for (int i = 0; i < n; i++)
+                fprintf(f, "    {\"case\": \"%s\", \"series\": \"%s\", \"cpus\": %d, \"tasks\": %d, "
+                        "\"events\": %.0f, \"events_per_s\": %.0f, \"wall_s\": %.6f, "
+                        "\"sim_s_per_wall_s\": %.3f, \"peak_rss_kib\": %.0f}%s\n",
+                        res[i].name, res[i].series, res[i].cpus, res[i].tasks, res[i].events,
+                        res[i].events_per_s, res[i].wall_s, res[i].sim_per_wall, res[i].rss_kib,
+                        i + 1 < n ? "," : "");
+        fputs("  ]\n}\n", f);
+        return outfile_commit(o, error);
+}
+
+static void plot_scaling(const char *dir, struct result *res, int n)
+{
+        g_autofree char *data = g_build_filename(dir, "scaling.dat", NULL);
+        g_autofree char *script = g_build_filename(dir, "scaling.gp", NULL);
+        g_autofree char *png = g_build_filename(dir, "scaling.png", NULL);
+        g_autoptr(GBytes) tpl = g_resources_lookup_data("/rcuboost/plots/scaling.gp", 0, NULL);
+        GString *s = g_string_new("# series size events_per_s ns_per_event rss_mib\n");
+        g_autofree char *vars = NULL;
+        int status;
+
+        for (int i = 0; i < n; i++)
+                if (*res[i].series)
+                        g_string_append_printf(s, "%s %d %.0f %.2f %.3f\n", res[i].series,
+                                               !strcmp(res[i].series, "cpus") ? res[i].cpus : res[i].tasks,
+                                               res[i].events_per_s, 1e9 / res[i].events_per_s,
+                                               res[i].rss_kib / 1024);
+        g_file_set_contents(data, s->str, -1, NULL);
+        g_string_free(s, TRUE);
+        if (!tpl || !g_find_program_in_path("gnuplot")) {
+                fprintf(stderr, "rcuboost: gnuplot not found: no scaling plot (numbers in bench.json)\n");
+                return;
+        }
+        g_file_set_contents(script, g_bytes_get_data(tpl, NULL), (gssize)g_bytes_get_size(tpl), NULL);
+        vars = g_strdup_printf("datafile='%s'; outfile='%s'", data, png);
+
+        const char *argv[] = { "gnuplot", "-e", vars, script, NULL };
+
+        if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, NULL) ||
+            !g_spawn_check_wait_status(status, NULL))
+                fprintf(stderr, "rcuboost: gnuplot failed on the scaling plot\n");
+}
+
+int cli_bench(int argc, char **argv)
+{
+        g_autofree char *one = NULL;
+        g_autofree char *out = NULL;
+        gint repeat = 5;
+        gboolean quick = FALSE;
+        const GOptionEntry entries[] = {
+                { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeat, "Runs per case; medians are reported (default 5)", "N" },
+                { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/bench)", "DIR" },
+                { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Fewer cases and repeats (for CI)", NULL },
+                { "case", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &one, "Run one case (internal)", "NAME" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("- measure engine throughput and scaling");
+        g_autoptr(GPtrArray) cases = g_ptr_array_new();
+        struct result *res;
+        int status = EXIT_OK;
+        GError *e = NULL;
+        static const int cpu_steps[] = { 1, 4, 16, 64, 256 };
+        static const int task_steps[] = { 10, 100, 1000, 10000 };
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Runs each case in a fresh process --repeat times and reports medians: events per\n"
+                "second, simulated seconds per wall-clock second and peak RSS.  Writes\n"
+                "DIR/bench.json and DIR/scaling.png.  See docs/performance.md.\n\n"
+                "Example:\n  rcuboost bench --repeat 5\n");
+        if (!cli_parse_options(ctx, &argc, &argv, &status))
+                return status;
+        if (one)
+                return run_case(one);
+        if (repeat < 1 || repeat > 100)
+                return cli_usage_error(ctx, "--repeat: expected 1 to 100");
+        if (quick)
+                repeat = MIN(repeat, 3);
+        if (!out)
+                out = g_strdup("out/bench");
+
+        g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+        int n = 0;
+
+        res = g_new0(struct result, 2 + G_N_ELEMENTS(cpu_steps) + G_N_ELEMENTS(task_steps));
+        res[n++] = (struct result){ .name = g_strdup("null-events"), .series = "" };
+        res[n++] = (struct result){ .name = g_strdup("reference"), .series = "", .cpus = 64, .tasks = 2000 };
+        for (size_t i = 0; i < G_N_ELEMENTS(cpu_steps); i++) {
+                if (quick && cpu_steps[i] > 64)
+                        continue;
+                res[n] = (struct result){ .series = "cpus", .cpus = cpu_steps[i], .tasks = 32 * cpu_steps[i] };
+                res[n].name = g_strdup_printf("cpus:%d:%d", res[n].cpus, res[n].tasks);
+                n++;
+        }
+        for (size_t i = 0; i < G_N_ELEMENTS(task_steps); i++) {
+                if (quick && task_steps[i] > 1000)
+                        continue;
+                res[n] = (struct result){ .series = "tasks", .cpus = 16, .tasks = task_steps[i] };
+                res[n].name = g_strdup_printf("tasks:%d:%d", res[n].cpus, res[n].tasks);
+                n++;
+        }
+        printf("%-16s %14s %12s %14s %10s\n", "case", "events/s", "wall (s)", "sim s/wall s", "peak RSS");
+        for (int i = 0; i < n; i++) {
+                if (!measure(self, &res[i], repeat)) {
+                        status = EXIT_FAILED;
+                        continue;
+                }
+                printf("%-16s %14.0f %12.3f %14.2f %7.1f MiB\n", res[i].name, res[i].events_per_s,
+                       res[i].wall_s, res[i].sim_per_wall, res[i].rss_kib / 1024);
+                fflush(stdout);
+        }
+        if (!write_json(out, res, n, repeat, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                status = EXIT_FAILED;
+        } else {
+                plot_scaling(out, res, n);
+                printf("medians of %d runs in %s/bench.json; scaling plot %s/scaling.png\n", repeat, out, out);
+        }
+        for (int i = 0; i < n; i++)
+                g_free(res[i].name);
+        g_free(res);
+        return status;
+}
