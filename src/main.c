@@ -209,6 +209,7 @@ static const struct command commands[] = {
         { "run", cmd_run, "run one scenario with one policy and write its outputs" },
         { "validate", cmd_validate, "check scenario files without running them" },
         { "compare", cli_compare, "run a scenario under several policies and plot them side by side" },
+        { "sweep", cli_sweep, "run a scenario over a grid of parameters, policies and seeds" },
         { "bench", cli_bench, "measure engine throughput and scaling (benchmarks)" },
         { "check", cli_check, "run scenarios and test their [expect] assertions (regressions)" },
         { "policies", cmd_policies, "list the boosting policies and their parameters" },

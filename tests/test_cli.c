@@ -1,5 +1,6 @@
 /* The command line: exit codes, messages, outputs, determinism. */
 #include <glib/gstdio.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 
@@ -279,6 +280,83 @@ START_TEST(compare_without_gnuplot_still_writes_numbers)
 }
 END_TEST
 
+static char *read_file(const char *dir, const char *name)
+{
+        g_autofree char *path = g_build_filename(dir, name, NULL);
+        char *s = NULL;
+
+        ck_assert_msg(g_file_get_contents(path, &s, NULL, NULL), "cannot read %s", path);
+        return s;
+}
+
+#define SWEEP_ARGS "scenarios/oom.scn", "--vary", "policy.booster_period=5ms,20ms", \
+        "--policies", "booster,pi-lock", "--seeds", "3", "--set", "scenario.duration=1500ms", "--quiet"
+
+START_TEST(sweep_is_the_same_serial_parallel_resumed_and_distributed)
+{
+        g_autofree char *serial = temp_dir();
+        g_autofree char *par = temp_dir();
+        g_autofree char *jobsdir = temp_dir();
+        g_autofree char *jobs = g_build_filename(jobsdir, "jobs.txt", NULL);
+        g_autofree char *a = NULL;
+        struct result r;
+
+        r = run_cli("sweep", SWEEP_ARGS, "-j", "1", "--out", serial, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        a = read_file(serial, "sweep.csv");
+        ck_assert(g_str_has_prefix(a, "run,policy,seed,policy.booster_period,memory.oom_time_ns"));
+        ck_assert_int_eq(g_strv_length(g_strsplit(a, "\n", -1)), 1 + 12 + 1);
+        ck_assert(exists(serial, "sweep.png") && exists(serial, "runs/000011/summary.json"));
+
+        /* Two workers: the same file, byte for byte. */
+        r = run_cli("sweep", SWEEP_ARGS, "-j", "2", "--out", par, NULL);
+        ck_assert_int_eq(r.status, 0);
+        result_clear(&r);
+        g_autofree char *b = read_file(par, "sweep.csv");
+        ck_assert_str_eq(a, b);
+
+        /* Interrupted: a run without its row is run again, the others are kept. */
+        g_autofree char *row = g_build_filename(par, "runs", "000005", "row.csv", NULL);
+        g_autofree char *kept = g_build_filename(par, "runs", "000004", "row.csv", NULL);
+        GStatBuf before, after;
+
+        ck_assert_int_eq(g_unlink(row), 0);
+        ck_assert_int_eq(g_stat(kept, &before), 0);
+        r = run_cli("sweep", SWEEP_ARGS, "-j", "2", "--out", par, NULL);
+        ck_assert_int_eq(r.status, 0);
+        result_clear(&r);
+        ck_assert_int_eq(g_stat(kept, &after), 0);
+        ck_assert_int_eq(before.st_mtime, after.st_mtime);
+        g_autofree char *c = read_file(par, "sweep.csv");
+        ck_assert_str_eq(a, c);
+
+        /* As a job list run by GNU parallel, then merged. */
+        r = run_cli("sweep", SWEEP_ARGS, "--out", jobsdir, "--emit-jobs", jobs, NULL);
+        ck_assert_int_eq(r.status, 0);
+        result_clear(&r);
+        g_autofree char *list = read_file(jobsdir, "jobs.txt");
+        ck_assert_int_eq(g_strv_length(g_strsplit(list, "\n", -1)), 12 + 1);
+        if (g_find_program_in_path("parallel")) {
+                g_autofree char *cmd = g_strdup_printf("sh -c 'parallel -j 2 < %s'", jobs);
+                int st = 0;
+
+                ck_assert(g_spawn_command_line_sync(cmd, NULL, NULL, &st, NULL));
+                ck_assert(g_spawn_check_wait_status(st, NULL));
+        } else {
+                g_autofree char *cmd = g_strdup_printf("sh %s", jobs);
+                int st = 0;
+
+                ck_assert(g_spawn_command_line_sync(cmd, NULL, NULL, &st, NULL));
+        }
+        r = run_cli("sweep", SWEEP_ARGS, "--out", jobsdir, "--merge", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        g_autofree char *d = read_file(jobsdir, "sweep.csv");
+        ck_assert_str_eq(a, d);
+}
+END_TEST
+
 START_TEST(policies_lists_none)
 {
         struct result r = run_cli("policies", NULL);
@@ -309,6 +387,7 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, check_reports_a_wrong_expectation);
         tcase_add_test(runs, compare_writes_table_and_plots);
         tcase_add_test(runs, compare_without_gnuplot_still_writes_numbers);
+        tcase_add_test(runs, sweep_is_the_same_serial_parallel_resumed_and_distributed);
         tcase_set_timeout(runs, 120);
         suite_add_tcase(s, usage);
         suite_add_tcase(s, runs);

@@ -26,6 +26,7 @@ gboolean cli_parse_seed(const char *s, uint64_t *out);
 int cli_check(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_sweep(int argc, char **argv);
 
 /* The built-in default scenario (scenarios/oom.scn), NUL-terminated. */
 const char *cli_default_scenario(void);

@@ -13,46 +13,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "headline.h"
 #include "policies/policy.h"
 #include "sim/output.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
 #include "sim/units.h"
-
-enum column_kind { COL_OOM, COL_BYTES, COL_NS, COL_INT };
-
-struct column {
-        const char *header;
-        const char *key;
-        enum column_kind kind;
-};
-
-/* The headline metrics, in table order. */
-static const struct column columns[] = {
-        { "out of memory", "memory.oom_time_ns", COL_OOM },
-        { "peak memory", "memory.peak_bytes", COL_BYTES },
-        { "grace periods", "rcu.grace_periods", COL_INT },
-        { "GP p50", "gp_latency.p50_ns", COL_NS },
-        { "GP p99", "gp_latency.p99_ns", COL_NS },
-        { "GP max", "gp_latency.max_ns", COL_NS },
-        { "GP stalled at end", "rcu.gp_in_progress_ns", COL_NS },
-        { "callback p99", "callback_latency.p99_ns", COL_NS },
-        { "sync p99", "sync_latency.p99_ns", COL_NS },
-        { "RT wake-up p99", "rt_wakeup_latency.p99_ns", COL_NS },
-        { "RT wake-up max", "rt_wakeup_latency.max_ns", COL_NS },
-        { "boost delay p50", "policy.boost_delay.p50_ns", COL_NS },
-        { "boost delay max", "policy.boost_delay.max_ns", COL_NS },
-        { "boosted", "policy.readers_boosted", COL_INT },
-        { "not boostable", "policy.not_boostable", COL_INT },
-        { "boosted outside CS", "policy.boosted_outside_cs_ns", COL_NS },
-        { "booster CPU", "policy.booster_cpu_ns", COL_NS },
-        { "sched-path cost", "policy.scheduler_path_ns", COL_NS },
-        { "read-side cost", "policy.read_side_ns", COL_NS },
-        { "atomic ops", "policy.atomic_ops", COL_INT },
-        { "safety violations", "safety_violations", COL_INT },
-};
-#define NCOLS G_N_ELEMENTS(columns)
 
 /* Distributions drawn as CDFs: metric, file stem, title, unit, ns per unit. */
 static const struct {
@@ -69,7 +36,7 @@ static const struct {
 
 struct result {
         const char *policy;
-        double values[NCOLS];
+        double values[HEADLINE_COUNT];
         gboolean oom;
         double oom_time_ns, oom_bytes;
         double pending_gp_ns;           /* grace period still pending at the end */
@@ -85,23 +52,6 @@ static double lookup(const struct report *r, const char *key)
         return v;
 }
 
-static char *cell(const struct column *c, const struct result *res, int i)
-{
-        double v = res->values[i];
-
-        switch (c->kind) {
-        case COL_OOM:
-                return res->oom ? g_strdup_printf("at %.3g s", v / 1e9) : g_strdup("no");
-        case COL_BYTES:
-                return units_format_size((int64_t)v);
-        case COL_NS:
-                return v == 0 ? g_strdup("0") : units_format_duration((int64_t)v);
-        case COL_INT:
-                break;
-        }
-        return g_strdup_printf("%.0f", v);
-}
-
 static gboolean write_tables(const char *dir, struct result *res, int n, GError **error)
 {
         struct outfile *tsv = outfile_open(dir, "comparison.tsv", error);
@@ -112,12 +62,12 @@ static gboolean write_tables(const char *dir, struct result *res, int n, GError 
                 return FALSE;
         f = outfile_stream(tsv);
         fputs("policy", f);
-        for (size_t c = 0; c < NCOLS; c++)
-                fprintf(f, "\t%s", columns[c].key);
+        for (size_t c = 0; c < HEADLINE_COUNT; c++)
+                fprintf(f, "\t%s", headline[c].key);
         fputc('\n', f);
         for (int p = 0; p < n; p++) {
                 fputs(res[p].policy, f);
-                for (size_t c = 0; c < NCOLS; c++)
+                for (size_t c = 0; c < HEADLINE_COUNT; c++)
                         fprintf(f, "\t%.15g", res[p].values[c]);
                 fputc('\n', f);
         }
@@ -129,16 +79,16 @@ static gboolean write_tables(const char *dir, struct result *res, int n, GError 
                 return FALSE;
         f = outfile_stream(md);
         fputs("| policy |", f);
-        for (size_t c = 0; c < NCOLS; c++)
-                fprintf(f, " %s |", columns[c].header);
+        for (size_t c = 0; c < HEADLINE_COUNT; c++)
+                fprintf(f, " %s |", headline[c].header);
         fputs("\n|---|", f);
-        for (size_t c = 0; c < NCOLS; c++)
+        for (size_t c = 0; c < HEADLINE_COUNT; c++)
                 fputs("---|", f);
         fputc('\n', f);
         for (int p = 0; p < n; p++) {
                 fprintf(f, "| %s |", res[p].policy);
-                for (size_t c = 0; c < NCOLS; c++) {
-                        g_autofree char *s = cell(&columns[c], &res[p], (int)c);
+                for (size_t c = 0; c < HEADLINE_COUNT; c++) {
+                        g_autofree char *s = headline_format(&headline[c], res[p].values[c], res[p].oom);
 
                         fprintf(f, " %s |", s);
                 }
@@ -156,10 +106,10 @@ static void print_table(struct result *res, int n)
         for (int p = 0; p < n; p++)
                 printf("%*s", w, res[p].policy);
         putchar('\n');
-        for (size_t c = 0; c < NCOLS; c++) {
-                printf("%-*s", w0, columns[c].header);
+        for (size_t c = 0; c < HEADLINE_COUNT; c++) {
+                printf("%-*s", w0, headline[c].header);
                 for (int p = 0; p < n; p++) {
-                        g_autofree char *s = cell(&columns[c], &res[p], (int)c);
+                        g_autofree char *s = headline_format(&headline[c], res[p].values[c], res[p].oom);
 
                         printf("%*s", w, s);
                 }
@@ -548,8 +498,8 @@ int cli_compare(int argc, char **argv)
                 }
                 r = sim_report(sim);
                 res[p].policy = names->pdata[p];
-                for (size_t c = 0; c < NCOLS; c++)
-                        res[p].values[c] = lookup(r, columns[c].key);
+                for (size_t c = 0; c < HEADLINE_COUNT; c++)
+                        res[p].values[c] = lookup(r, headline[c].key);
                 res[p].oom = lookup(r, "memory.oom") != 0;
                 res[p].oom_time_ns = lookup(r, "memory.oom_time_ns");
                 res[p].oom_bytes = lookup(r, "memory.oom_bytes");

@@ -68,6 +68,7 @@ struct sim {
         struct latency_stat rt_wakeup;  /* all periodic tasks together */
         struct report *report;
         char *out_dir;
+        bool summary_only;
         struct outfile *memory_out;
         struct outfile *gp_out;
         struct outfile *boost_out;

@@ -203,7 +203,8 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 goto fail;
         if (opts && opts->out_dir) {
                 sim->out_dir = g_strdup(opts->out_dir);
-                if (!open_outputs(sim, error))
+                sim->summary_only = opts->summary_only;
+                if (!sim->summary_only && !open_outputs(sim, error))
                         goto fail;
         }
         sched_start(sim);
@@ -466,7 +467,12 @@ gboolean sim_finish(struct sim *sim, GError **error)
         for (int c = 0; c < sim->ncpus; c++)
                 sched_update_curr(sim, &sim->cpus[c]);
         build_report(sim);
-        if (sim->out_dir) {
+        if (sim->out_dir && sim->summary_only) {
+                if (!write_summary(sim, &e)) {
+                        g_propagate_error(error, e);
+                        return FALSE;
+                }
+        } else if (sim->out_dir) {
                 sim_sample_memory(sim);
                 sim->rcu.gp_csv = NULL;
                 timeline_flush(sim->timeline, sim->now);

@@ -23,6 +23,7 @@ struct report;
 struct sim_options {
         const char *policy;     /* NULL: the scenario's [scenario] policy */
         const char *out_dir;    /* NULL: write no files */
+        bool summary_only;      /* write summary.json only (sweeps) */
         bool seed_set;
         uint64_t seed;          /* overrides [scenario] seed when seed_set */
 };

@@ -1,0 +1,43 @@
+/* headline.c - the metrics a comparison or a sweep reports; see headline.h. */
+#include "headline.h"
+
+#include "sim/units.h"
+
+const struct headline_metric headline[HEADLINE_COUNT] = {
+        { "out of memory", "memory.oom_time_ns", HEADLINE_OOM },
+        { "peak memory", "memory.peak_bytes", HEADLINE_BYTES },
+        { "grace periods", "rcu.grace_periods", HEADLINE_INT },
+        { "GP p50", "gp_latency.p50_ns", HEADLINE_NS },
+        { "GP p99", "gp_latency.p99_ns", HEADLINE_NS },
+        { "GP max", "gp_latency.max_ns", HEADLINE_NS },
+        { "GP stalled at end", "rcu.gp_in_progress_ns", HEADLINE_NS },
+        { "callback p99", "callback_latency.p99_ns", HEADLINE_NS },
+        { "sync p99", "sync_latency.p99_ns", HEADLINE_NS },
+        { "RT wake-up p99", "rt_wakeup_latency.p99_ns", HEADLINE_NS },
+        { "RT wake-up max", "rt_wakeup_latency.max_ns", HEADLINE_NS },
+        { "boost delay p50", "policy.boost_delay.p50_ns", HEADLINE_NS },
+        { "boost delay max", "policy.boost_delay.max_ns", HEADLINE_NS },
+        { "boosted", "policy.readers_boosted", HEADLINE_INT },
+        { "not boostable", "policy.not_boostable", HEADLINE_INT },
+        { "boosted outside CS", "policy.boosted_outside_cs_ns", HEADLINE_NS },
+        { "booster CPU", "policy.booster_cpu_ns", HEADLINE_NS },
+        { "sched-path cost", "policy.scheduler_path_ns", HEADLINE_NS },
+        { "read-side cost", "policy.read_side_ns", HEADLINE_NS },
+        { "atomic ops", "policy.atomic_ops", HEADLINE_INT },
+        { "safety violations", "safety_violations", HEADLINE_INT },
+};
+
+char *headline_format(const struct headline_metric *m, double v, gboolean oom)
+{
+        switch (m->kind) {
+        case HEADLINE_OOM:
+                return oom ? g_strdup_printf("at %.3g s", v / 1e9) : g_strdup("no");
+        case HEADLINE_BYTES:
+                return units_format_size((int64_t)v);
+        case HEADLINE_NS:
+                return v == 0 ? g_strdup("0") : units_format_duration((int64_t)v);
+        case HEADLINE_INT:
+                break;
+        }
+        return g_strdup_printf("%.0f", v);
+}

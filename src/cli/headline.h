@@ -1,0 +1,21 @@
+/* headline.h - the metrics a comparison or a sweep reports per run. */
+#ifndef RCUBOOST_HEADLINE_H
+#define RCUBOOST_HEADLINE_H
+
+#include <glib.h>
+
+enum headline_kind { HEADLINE_OOM, HEADLINE_BYTES, HEADLINE_NS, HEADLINE_INT };
+
+struct headline_metric {
+        const char *header;     /* for people */
+        const char *key;        /* summary.json key */
+        enum headline_kind kind;
+};
+
+#define HEADLINE_COUNT 21
+extern const struct headline_metric headline[HEADLINE_COUNT];
+
+/* @v formatted for people ("at 3.67 s", "2.8 MiB", "23ms", "164"). */
+char *headline_format(const struct headline_metric *m, double v, gboolean oom);
+
+#endif

@@ -1,0 +1,539 @@
+/* sweep.c - `rcuboost sweep`: a scenario over a grid of parameters,
+ * policies and seeds, in parallel or as a job list for other machines.
+ *
+ * Every run of the cross product has an id (its index) and a directory
+ * DIR/runs/ID/ holding its summary.json and row.csv, its line of sweep.csv.
+ * sweep.csv is always built the same way -- the row files concatenated in id
+ * order -- whether the runs came from this process's thread pool, from
+ * `--only ID` jobs run by GNU parallel or a Slurm array (`--emit-jobs`), or
+ * from an earlier, interrupted sweep (a run whose row.csv exists is not run
+ * again: rows are written whole or not at all).
+ */
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "headline.h"
+#include "policies/policy.h"
+#include "sim/output.h"
+#include "sim/report.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+#include "sim/units.h"
+
+struct axis {
+        char *key;              /* SECTION.KEY */
+        GStrv values;
+        int n;
+};
+
+struct sweep {
+        char *scenario;         /* path */
+        GStrv sets;             /* --set overrides applied to every run */
+        char *dir;
+        struct axis *axes;
+        int naxes;
+        GPtrArray *policies;    /* const char * */
+        int seeds;
+        uint64_t base_seed;
+        int nruns;
+        gboolean quiet;
+        GMutex lock;
+        int done;
+        int failed;
+};
+
+/* Run @id's coordinates: the axis values vary slowest, then policy, then seed. */
+static void coordinates(const struct sweep *sw, int id, int *vidx, const char **policy, uint64_t *seed)
+{
+        int rest = id;
+
+        *seed = sw->base_seed + (uint64_t)(rest % sw->seeds);
+        rest /= sw->seeds;
+        *policy = g_ptr_array_index(sw->policies, rest % sw->policies->len);
+        rest /= (int)sw->policies->len;
+        for (int a = sw->naxes - 1; a >= 0; a--) {
+                vidx[a] = rest % sw->axes[a].n;
+                rest /= sw->axes[a].n;
+        }
+}
+
+static char *run_dir(const struct sweep *sw, int id)
+{
+        g_autofree char *name = g_strdup_printf("%06d", id);
+
+        return g_build_filename(sw->dir, "runs", name, NULL);
+}
+
+static char *header_line(const struct sweep *sw)
+{
+        GString *s = g_string_new("run,policy,seed");
+
+        for (int a = 0; a < sw->naxes; a++)
+                g_string_append_printf(s, ",%s", sw->axes[a].key);
+        for (int m = 0; m < HEADLINE_COUNT; m++)
+                g_string_append_printf(s, ",%s", headline[m].key);
+        g_string_append_c(s, '\n');
+        return g_string_free(s, FALSE);
+}
+
+static char **overrides_for(const struct sweep *sw, const int *vidx)
+{
+        int nsets = sw->sets ? (int)g_strv_length(sw->sets) : 0;
+        char **o = g_new0(char *, nsets + sw->naxes + 1);
+
+        for (int i = 0; i < nsets; i++)
+                o[i] = g_strdup(sw->sets[i]);
+        for (int a = 0; a < sw->naxes; a++)
+                o[nsets + a] = g_strdup_printf("%s=%s", sw->axes[a].key, sw->axes[a].values[vidx[a]]);
+        return o;
+}
+
+/* Run @id and write its row; FALSE (with a message) on failure. */
+static gboolean run_one(struct sweep *sw, int id)
+{
+        int vidx[sw->naxes + 1];
+        const char *policy;
+        uint64_t seed;
+        g_autofree char *dir = run_dir(sw, id);
+        g_autofree char *row_path = g_build_filename(dir, "row.csv", NULL);
+        g_auto(GStrv) over = NULL;
+        g_autoptr(RcbScenario) sc = NULL;
+        g_autoptr(RcbSim) sim = NULL;
+        struct outfile *row;
+        GError *e = NULL;
+        double v;
+
+        if (g_file_test(row_path, G_FILE_TEST_IS_REGULAR))
+                return TRUE;    /* done by an earlier, interrupted sweep */
+        coordinates(sw, id, vidx, &policy, &seed);
+        over = overrides_for(sw, vidx);
+        sc = scenario_load(sw->scenario, (const char *const *)over, &e);
+        if (sc)
+                sim = sim_new(sc, &(struct sim_options){ .policy = policy, .out_dir = dir, .summary_only = TRUE,
+                                                         .seed_set = TRUE, .seed = seed }, &e);
+        if (!sim) {
+                fprintf(stderr, "rcuboost: run %d: %s\n", id, e->message);
+                g_error_free(e);
+                return FALSE;
+        }
+        sim_run(sim);
+        if (!sim_finish(sim, &e)) {
+                fprintf(stderr, "rcuboost: run %d: %s\n", id, e->message);
+                g_error_free(e);
+                return FALSE;
+        }
+        row = outfile_open(dir, "row.csv", &e);
+        if (!row) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                return FALSE;
+        }
+        fprintf(outfile_stream(row), "%d,%s,%" G_GUINT64_FORMAT, id, policy, seed);
+        for (int a = 0; a < sw->naxes; a++)
+                fprintf(outfile_stream(row), ",%s", sw->axes[a].values[vidx[a]]);
+        for (int m = 0; m < HEADLINE_COUNT; m++) {
+                v = 0;
+                report_lookup(sim_report(sim), headline[m].key, &v);
+                fprintf(outfile_stream(row), ",%.15g", v);
+        }
+        fputc('\n', outfile_stream(row));
+        if (!outfile_commit(row, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                return FALSE;
+        }
+        return TRUE;
+}
+
+static void pool_job(gpointer data, gpointer user)
+{
+        struct sweep *sw = user;
+        int id = GPOINTER_TO_INT(data) - 1;
+        gboolean ok = run_one(sw, id);
+
+        g_mutex_lock(&sw->lock);
+        sw->done++;
+        sw->failed += !ok;
+        if (!sw->quiet && isatty(STDERR_FILENO))
+                fprintf(stderr, "\rrcuboost: sweep: %d/%d runs done", sw->done, sw->nruns);
+        g_mutex_unlock(&sw->lock);
+}
+
+/* ---- sweep.csv and its plot ---- */
+
+static gboolean write_csv(struct sweep *sw, GError **error)
+{
+        g_autofree char *header = header_line(sw);
+        struct outfile *o = outfile_open(sw->dir, "sweep.csv", error);
+        int missing = 0;
+
+        if (!o)
+                return FALSE;
+        fputs(header, outfile_stream(o));
+        for (int id = 0; id < sw->nruns; id++) {
+                g_autofree char *dir = run_dir(sw, id);
+                g_autofree char *path = g_build_filename(dir, "row.csv", NULL);
+                g_autofree char *row = NULL;
+
+                if (g_file_get_contents(path, &row, NULL, NULL))
+                        fputs(row, outfile_stream(o));
+                else
+                        missing++;
+        }
+        if (missing) {
+                outfile_abort(o);
+                g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                            "%d of %d runs have no result in %s/runs/ (run them, then --merge again)",
+                            missing, sw->nruns, sw->dir);
+                return FALSE;
+        }
+        return outfile_commit(o, error);
+}
+
+static double axis_number(const char *s, gboolean *numeric)
+{
+        int64_t v;
+        double d;
+
+        if (units_parse_double(s, -1e300, 1e300, &d, NULL))
+                return d;
+        if (units_parse_duration(s, &v, NULL))
+                return (double)v / 1e6;         /* durations in ms */
+        if (units_parse_size(s, &v, NULL))
+                return (double)v;
+        *numeric = FALSE;
+        return 0;
+}
+
+/* Mean and 95% confidence interval over seeds of @metric, per policy (and
+ * per value of the other axes), against the first axis. */
+static void plot_sweep(struct sweep *sw, const char *metric)
+{
+        g_autofree char *csv = g_build_filename(sw->dir, "sweep.csv", NULL);
+        g_autofree char *dat = g_build_filename(sw->dir, "sweep-plot.dat", NULL);
+        g_autofree char *png = g_build_filename(sw->dir, "sweep.png", NULL);
+        g_autofree char *script = g_build_filename(sw->dir, "sweep.gp", NULL);
+        g_autofree char *text = NULL;
+        g_auto(GStrv) lines = NULL;
+        g_auto(GStrv) head = NULL;
+        g_autoptr(GBytes) tpl = g_resources_lookup_data("/rcuboost/plots/sweep.gp", 0, NULL);
+        GString *out = g_string_new(NULL);
+        GString *xtics = g_string_new(NULL);
+        gboolean numeric = TRUE;
+        int col = -1, curves = 0;
+        /* Times in ms and sizes in MiB read better than ns and bytes. */
+        double yscale = g_str_has_suffix(metric, "_ns") ? 1e6 : g_str_has_suffix(metric, "_bytes") ? 1048576.0 : 1;
+        g_autofree char *ylabel = g_strdup_printf("%s%s", metric, yscale == 1e6 ? " (ms)" : yscale > 1 ? " (MiB)" : "");
+        int per_point = sw->seeds;
+
+        if (!g_file_get_contents(csv, &text, NULL, NULL))
+                return;
+        lines = g_strsplit(text, "\n", -1);
+        head = g_strsplit(lines[0], ",", -1);
+        for (int i = 0; head[i]; i++)
+                if (!strcmp(head[i], metric))
+                        col = i;
+        if (col < 0 || sw->naxes == 0) {
+                fprintf(stderr, "rcuboost: sweep: no plot (metric %s is not a column, or nothing varies)\n", metric);
+                g_string_free(out, TRUE);
+                g_string_free(xtics, TRUE);
+                return;
+        }
+        for (int v = 0; v < sw->axes[0].n; v++) {
+                axis_number(sw->axes[0].values[v], &numeric);
+                g_string_append_printf(xtics, "%s\"%s\" %d", v ? ", " : "", sw->axes[0].values[v], v);
+        }
+        /* Rows come in id order: for each first-axis value, the other axes,
+         * policies and seeds.  A curve is (other axes, policy). */
+        int nother = sw->nruns / sw->axes[0].n / per_point;
+
+        for (int c = 0; c < nother; c++) {
+                g_auto(GStrv) first = g_strsplit(lines[1 + c * per_point], ",", -1);
+                GString *name = g_string_new(first[1]);
+
+                for (int a = 1; a < sw->naxes; a++)
+                        g_string_append_printf(name, " %s=%s", sw->axes[a].key, first[3 + a]);
+                g_string_append_printf(out, "\"%s\" x mean lo hi\n", name->str);
+                g_string_free(name, TRUE);
+                for (int v = 0; v < sw->axes[0].n; v++) {
+                        double vals[per_point];
+                        int base = 1 + (v * nother + c) * per_point;
+                        double mean, sd, half = 0;
+
+                        for (int s = 0; s < per_point; s++) {
+                                g_auto(GStrv) f = g_strsplit(lines[base + s], ",", -1);
+
+                                vals[s] = g_ascii_strtod(f[col], NULL);
+                        }
+                        for (int s = 0; s < per_point; s++)
+                                vals[s] /= yscale;
+                        mean = gsl_stats_mean(vals, 1, (size_t)per_point);
+                        if (per_point > 1) {
+                                sd = gsl_stats_sd_m(vals, 1, (size_t)per_point, mean);
+                                half = gsl_cdf_tdist_Pinv(0.975, per_point - 1) * sd / sqrt(per_point);
+                        }
+                        g_string_append_printf(out, "%g %g %g %g\n",
+                                               numeric ? axis_number(sw->axes[0].values[v], &numeric) : v,
+                                               mean, mean - half, mean + half);
+                }
+                g_string_append(out, "\n\n");
+                curves++;
+        }
+        g_file_set_contents(dat, out->str, -1, NULL);
+        g_string_free(out, TRUE);
+        if (!tpl || !g_find_program_in_path("gnuplot")) {
+                fprintf(stderr, "rcuboost: gnuplot not found: no sweep plot (numbers in %s)\n", csv);
+                g_string_free(xtics, TRUE);
+                return;
+        }
+        g_file_set_contents(script, g_bytes_get_data(tpl, NULL), (gssize)g_bytes_get_size(tpl), NULL);
+
+        g_autofree char *xlabel = g_strdup_printf("%s%s", sw->axes[0].key,
+                                                  numeric && strpbrk(sw->axes[0].values[0], "mun") ? " (ms)" : "");
+        g_autofree char *vars = g_strdup_printf(
+                "datafile='%s'; outfile='%s'; metric='%s'; ylabel='%s'; xlabel='%s'; curves=%d; numeric=%d; "
+                "xtics_list='%s'; seeds=%d", dat, png, metric, ylabel, xlabel, curves, numeric,
+                g_strdelimit(xtics->str, "'", '_'), sw->seeds);
+        const char *argv[] = { "gnuplot", "-e", vars, script, NULL };
+        int status;
+
+        g_string_free(xtics, TRUE);
+        if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, NULL) ||
+            !g_spawn_check_wait_status(status, NULL))
+                fprintf(stderr, "rcuboost: gnuplot failed on the sweep plot\n");
+}
+
+/* ---- the command ---- */
+
+static gboolean parse_axis(const char *spec, struct axis *ax, GError **error)
+{
+        const char *eq = strchr(spec, '=');
+
+        if (!eq || eq == spec || !strchr(spec, '.') || strchr(spec, '.') > eq || !eq[1]) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                            "--vary %s: expected SECTION.KEY=V1,V2,..., e.g. --vary policy.booster_period=5ms,10ms,20ms",
+                            spec);
+                return FALSE;
+        }
+        ax->key = g_strndup(spec, eq - spec);
+        ax->values = g_strsplit(eq + 1, ",", -1);
+        ax->n = (int)g_strv_length(ax->values);
+        return TRUE;
+}
+
+int cli_sweep(int argc, char **argv)
+{
+        g_auto(GStrv) vary = NULL;
+        g_auto(GStrv) sets = NULL;
+        g_autofree char *policies = NULL;
+        g_autofree char *out = NULL;
+        g_autofree char *seed = NULL;
+        g_autofree char *metric = NULL;
+        g_autofree char *emit = NULL;
+        gboolean merge = FALSE;
+        gint seeds = 1, jobs = 1, only = -1;
+        gboolean quiet = FALSE;
+        const GOptionEntry entries[] = {
+                { "vary", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &vary,
+                  "A scenario key and its values (repeatable: the cross product is run)", "SECTION.KEY=V1,V2,..." },
+                { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key in every run (repeatable)",
+                  "SECTION.KEY=VALUE" },
+                { "policies", 'p', 0, G_OPTION_ARG_STRING, &policies, "Comma-separated policies (default: all)", "A,B" },
+                { "seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "Seeds per point: SEED, SEED+1, ... (default 1)", "N" },
+                { "seed", 's', 0, G_OPTION_ARG_STRING, &seed, "First seed (default: the scenario's)", "SEED" },
+                { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs in parallel (threads; default 1)", "J" },
+                { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/SCENARIO-sweep)", "DIR" },
+                { "metric", 'm', 0, G_OPTION_ARG_STRING, &metric,
+                  "summary.json key to plot against the first --vary (default gp_latency.max_ns)", "KEY" },
+                { "emit-jobs", 0, 0, G_OPTION_ARG_FILENAME, &emit,
+                  "Write the runs as shell commands, one per line, instead of running them", "FILE" },
+                { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "Build sweep.csv and the plot from DIR/runs/", NULL },
+                { "only", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &only, "Run one run of the sweep (a job)", "ID" },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - run a scenario over a grid of parameters, policies and seeds");
+        struct sweep sw = { 0 };
+        int status = EXIT_OK;
+        GError *e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Runs every combination of the --vary values x policies x seeds (in parallel with -j),\n"
+                "writes one row per run to DIR/sweep.csv and plots --metric against the first varied\n"
+                "key, one curve per policy, with 95% confidence intervals over the seeds (DIR/sweep.png).\n"
+                "An interrupted sweep resumes where it stopped: finished runs are not run again.\n\n"
+                "On many machines: --emit-jobs FILE writes one command per run; run them with GNU parallel\n"
+                "(parallel --sshloginfile HOSTS < FILE) or a Slurm array (see docs/performance.md), then\n"
+                "rcuboost sweep SCENARIO <same options> --merge builds the same sweep.csv.\n\n"
+                "Example:\n  rcuboost sweep scenarios/oom.scn --vary policy.booster_period=5ms,10ms,20ms,40ms \\\n"
+                "      --policies booster,booster-8state --seeds 5 -j 2\n");
+        if (!cli_parse_options(ctx, &argc, &argv, &status))
+                return status;
+        if (argc != 2)
+                return cli_usage_error(ctx, "sweep: which scenario? (one file)");
+        if (seeds < 1 || seeds > 100000)
+                return cli_usage_error(ctx, "--seeds: expected 1 or more");
+        if (jobs < 1 || jobs > 1024)
+                return cli_usage_error(ctx, "--jobs: expected 1 to 1024");
+        sw.scenario = argv[1];
+        sw.sets = sets;
+        sw.seeds = seeds;
+        sw.quiet = quiet;
+        g_mutex_init(&sw.lock);
+        sw.naxes = vary ? (int)g_strv_length(vary) : 0;
+        sw.axes = g_new0(struct axis, MAX(1, sw.naxes));
+        for (int a = 0; a < sw.naxes; a++)
+                if (!parse_axis(vary[a], &sw.axes[a], &e)) {
+                        status = cli_usage_error(ctx, "%s", e->message);
+                        g_error_free(e);
+                        goto out;
+                }
+        sw.policies = g_ptr_array_new();
+        if (policies) {
+                g_auto(GStrv) list = g_strsplit(policies, ",", -1);
+
+                for (char **p = list; *p; p++) {
+                        const struct boost_policy_ops *ops = policy_find(g_strstrip(*p));
+
+                        if (!ops) {
+                                status = cli_usage_error(ctx, "--policies: unknown policy '%s' (expected one of: %s)",
+                                                         *p, policy_names());
+                                goto out;
+                        }
+                        g_ptr_array_add(sw.policies, (gpointer)ops->name);
+                }
+        } else {
+                for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
+                        g_ptr_array_add(sw.policies, (gpointer)(*p)->name);
+        }
+
+        /* Check every combination loads before running anything. */
+        {
+                g_autoptr(RcbScenario) sc = scenario_load(sw.scenario, (const char *const *)sets, &e);
+
+                if (!sc) {
+                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_error_free(e);
+                        status = EXIT_USAGE;
+                        goto out;
+                }
+                sw.base_seed = sc->seed;
+                if (seed && !cli_parse_seed(seed, &sw.base_seed)) {
+                        status = cli_usage_error(ctx, "--seed: '%s' is not a whole number", seed);
+                        goto out;
+                }
+                sw.dir = out ? g_strdup(out) : g_strdup_printf("out/%s-sweep", sc->name);
+        }
+        sw.nruns = (int)sw.policies->len * sw.seeds;
+        for (int a = 0; a < sw.naxes; a++)
+                sw.nruns *= sw.axes[a].n;
+        for (int combo = 0; combo < sw.nruns; combo += (int)sw.policies->len * sw.seeds) {
+                int vidx[sw.naxes + 1];
+                const char *pol;
+                uint64_t s;
+                g_auto(GStrv) over = NULL;
+                g_autoptr(RcbScenario) sc = NULL;
+
+                coordinates(&sw, combo, vidx, &pol, &s);
+                over = overrides_for(&sw, vidx);
+                sc = scenario_load(sw.scenario, (const char *const *)over, &e);
+                if (!sc) {
+                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_error_free(e);
+                        status = EXIT_USAGE;
+                        goto out;
+                }
+        }
+
+        if (only >= 0) {
+                if (only >= sw.nruns) {
+                        status = cli_usage_error(ctx, "--only: run %d does not exist (0..%d)", only, sw.nruns - 1);
+                        goto out;
+                }
+                status = run_one(&sw, only) ? EXIT_OK : EXIT_FAILED;
+                goto out;
+        }
+        if (emit) {
+                g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+                g_autofree char *abs_scn = g_canonicalize_filename(sw.scenario, NULL);
+                g_autofree char *abs_dir = g_canonicalize_filename(sw.dir, NULL);
+                GString *common = g_string_new(NULL);
+                FILE *f = fopen(emit, "w");
+
+                if (!f) {
+                        fprintf(stderr, "rcuboost: cannot write %s\n", emit);
+                        g_string_free(common, TRUE);
+                        status = EXIT_FAILED;
+                        goto out;
+                }
+                for (int a = 0; a < sw.naxes; a++) {
+                        g_autofree char *q = g_shell_quote(vary[a]);
+
+                        g_string_append_printf(common, " --vary %s", q);
+                }
+                for (char **o = sets; o && *o; o++) {
+                        g_autofree char *q = g_shell_quote(*o);
+
+                        g_string_append_printf(common, " --set %s", q);
+                }
+                if (policies) {
+                        g_autofree char *q = g_shell_quote(policies);
+
+                        g_string_append_printf(common, " --policies %s", q);
+                }
+                g_string_append_printf(common, " --seeds %d --seed %" G_GUINT64_FORMAT, sw.seeds, sw.base_seed);
+                {
+                        g_autofree char *qs = g_shell_quote(self);
+                        g_autofree char *qscn = g_shell_quote(abs_scn);
+                        g_autofree char *qdir = g_shell_quote(abs_dir);
+
+                        for (int id = 0; id < sw.nruns; id++)
+                                fprintf(f, "%s sweep %s%s --out %s --quiet --only %d\n", qs, qscn, common->str,
+                                        qdir, id);
+                }
+                g_string_free(common, TRUE);
+                fclose(f);
+                if (!quiet)
+                        printf("%d jobs in %s; then: rcuboost sweep ... --merge --out %s\n", sw.nruns, emit, sw.dir);
+                goto out;
+        }
+        if (!merge) {
+                GThreadPool *pool = g_thread_pool_new(pool_job, &sw, jobs, TRUE, NULL);
+
+                for (int id = 0; id < sw.nruns; id++)
+                        g_thread_pool_push(pool, GINT_TO_POINTER(id + 1), NULL);
+                g_thread_pool_free(pool, FALSE, TRUE);
+                if (!quiet && isatty(STDERR_FILENO))
+                        fputc('\n', stderr);
+                if (sw.failed)
+                        status = EXIT_FAILED;
+        }
+        if (!write_csv(&sw, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                status = EXIT_FAILED;
+                goto out;
+        }
+        plot_sweep(&sw, metric ? metric : "gp_latency.max_ns");
+        if (!quiet)
+                printf("%d runs: %s/sweep.csv, plot %s/sweep.png\n", sw.nruns, sw.dir, sw.dir);
+out:
+        for (int a = 0; a < sw.naxes; a++) {
+                g_free(sw.axes[a].key);
+                g_strfreev(sw.axes[a].values);
+        }
+        g_free(sw.axes);
+        if (sw.policies)
+                g_ptr_array_unref(sw.policies);
+        g_free(sw.dir);
+        g_mutex_clear(&sw.lock);
+        return status;
+}
