@@ -2,6 +2,7 @@
 #include <check.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdbool.h>
 
 #include "sim/eventq.h"
 #include "sim/stats.h"
@@ -97,14 +98,11 @@ START_TEST(random_operations_keep_total_order)
                         eventq_schedule(&q, &x->ev, (int64_t)gsl_rng_uniform_int(rng, 1000));
         }
         int64_t last_t = -1, last_seq = -1;
-        uint32_t n = eventq_size(&q);
+        uint64_t n = eventq_size(&q);
 
         for (uint32_t i = 0; i < n; i++) {
-                int64_t seq;
-
-                eventq_settle(&q);
-                seq = q.heap.v[0].tie;
                 struct event *ev = eventq_pop(&q);
+                int64_t seq = ev->seq;
 
                 ck_assert(ev->when > last_t || (ev->when == last_t && seq > last_seq));
                 last_t = ev->when;
@@ -161,6 +159,70 @@ START_TEST(percentiles_within_one_bin)
 }
 END_TEST
 
+/* Interleaved operations over a wide time range (heap, calendar buckets,
+ * overflow, jumps): every pop is the (time, seq)-smallest pending event. */
+START_TEST(calendar_agrees_with_a_reference)
+{
+        enum { N = 3000 };
+        struct eventq q;
+        struct rec *r = g_new0(struct rec, N);
+        bool *pending = g_new0(bool, N);
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_taus2);
+        int64_t now = 0;
+        uint64_t pops = 0;
+
+        gsl_rng_set(rng, 7);
+        eventq_init(&q);
+        for (int i = 0; i < N; i++) {
+                r[i].id = i;
+                event_init(&r[i].ev, NULL);
+        }
+        for (int step = 0; step < 200000; step++) {
+                double u = gsl_rng_uniform(rng);
+                struct rec *x = &r[gsl_rng_uniform_int(rng, N)];
+
+                if (u < 0.45) {
+                        /* Near, far (beyond 67 ms) or now. */
+                        double k = gsl_rng_uniform(rng);
+                        int64_t d = k < 0.1 ? 0 : k < 0.8 ? (int64_t)gsl_rng_uniform_int(rng, 5000)
+                                  : (int64_t)gsl_rng_uniform_int(rng, 300000000);
+
+                        eventq_schedule(&q, &x->ev, now + d);
+                        pending[x->id] = true;
+                } else if (u < 0.55) {
+                        eventq_cancel(&q, &x->ev);
+                        pending[x->id] = false;
+                } else {
+                        struct event *ev = eventq_pop(&q);
+                        struct rec *got;
+                        int best = -1;
+
+                        for (int i = 0; i < N; i++)
+                                if (pending[i] && (best < 0 || r[i].ev.when < r[best].ev.when ||
+                                                   (r[i].ev.when == r[best].ev.when && r[i].ev.seq < r[best].ev.seq)))
+                                        best = i;
+                        if (best < 0) {
+                                ck_assert_ptr_null(ev);
+                                continue;
+                        }
+                        ck_assert_ptr_nonnull(ev);
+                        got = container_of(ev, struct rec, ev);
+                        ck_assert_msg(got->id == best, "popped %d at %" G_GINT64_FORMAT ", expected %d at %"
+                                      G_GINT64_FORMAT, got->id, ev->when, best, r[best].ev.when);
+                        ck_assert(!event_pending(ev));
+                        now = ev->when;
+                        pending[best] = false;
+                        pops++;
+                }
+        }
+        ck_assert_uint_gt(pops, 10000);
+        eventq_finish(&q);
+        gsl_rng_free(rng);
+        g_free(pending);
+        g_free(r);
+}
+END_TEST
+
 static Suite *eventq_suite(void)
 {
         Suite *s = suite_create("eventq");
@@ -170,6 +232,7 @@ static Suite *eventq_suite(void)
         tcase_add_test(tc, earlier_time_first_and_reschedule_moves_behind);
         tcase_add_test(tc, cancel_removes_only_that_event);
         tcase_add_test(tc, random_operations_keep_total_order);
+        tcase_add_test(tc, calendar_agrees_with_a_reference);
         suite_add_tcase(s, tc);
         tc = tcase_create("stats");
         tcase_add_test(tc, histogram_bins_match_gsl_search);

@@ -9,6 +9,15 @@
  * Scheduling an event that is already pending moves it (reschedule);
  * cancelling is O(log n).  Nothing here allocates per event.
  *
+ * Only the near future is a heap.  Events due at or after `base` wait,
+ * unsorted, in a calendar of buckets one microsecond (1024 ns) wide
+ * covering the next 67 ms, or beyond that in an overflow list; when the
+ * heap runs dry the next bucket is poured into it.  So most insertions and
+ * cancellations are O(1), and the heap holds a few events and stays in
+ * cache, whatever the number pending.  Order is still exactly (time,
+ * sequence): everything in the heap is due before everything in the
+ * calendar.
+ *
  * Most handlers schedule their own event again (a tick, a task burning its
  * next stretch of CPU).  So eventq_pop() leaves the event it returns at the
  * root of the heap, marked fired: rescheduling it then is a single sift
@@ -39,17 +48,31 @@ struct event;
 typedef void (*event_fn)(struct sim *sim, struct event *ev);
 
 struct event {
-        struct heap_node node;
+        struct heap_node node;  /* in the heap */
         sim_time_ns when;
         event_fn fn;
+        int64_t seq;
+        int32_t bucket;         /* calendar bucket, EVENTQ_OVERFLOW, or -1 */
         int fired;              /* popped, still physically at the heap's root */
+        struct event *cnext;    /* in its bucket's list */
+        struct event **cpprev;
 };
 
+#define EVENTQ_WIDTH_SHIFT 10                   /* 1024 ns per bucket */
+#define EVENTQ_BUCKETS (1u << 16)               /* covering ~67 ms */
+#define EVENTQ_OVERFLOW ((int32_t)EVENTQ_BUCKETS)
+
 struct eventq {
-        struct heap heap;
+        struct heap heap;               /* events due before base */
+        struct event **buckets;         /* list heads: EVENTQ_BUCKETS + the overflow list */
+        uint64_t *nonempty;             /* bitmap of non-empty buckets */
+        uint64_t noverflow;
+        sim_time_ns base;               /* start of the next bucket to pour */
+        uint64_t in_calendar;           /* events in buckets, not counting overflow */
+        sim_time_ns overflow_min;       /* no overflow event is due earlier */
         int64_t next_seq;
-        uint64_t fired;         /* events handed out by eventq_pop() */
-        struct event *last;     /* the fired event at the root, if any */
+        uint64_t fired;                 /* events handed out by eventq_pop() */
+        struct event *last;             /* the fired event at the root, if any */
 };
 
 void eventq_init(struct eventq *q);
@@ -59,7 +82,7 @@ void event_init(struct event *ev, event_fn fn);
 
 static inline int event_pending(const struct event *ev)
 {
-        return heap_node_queued(&ev->node) && !ev->fired;
+        return (heap_node_queued(&ev->node) && !ev->fired) || ev->bucket >= 0;
 }
 
 /* Make @ev fire at @when, whether or not it was pending. */
@@ -71,16 +94,8 @@ struct event *eventq_pop(struct eventq *q);
 /* Remove the last popped event if nobody rescheduled it. */
 void eventq_settle(struct eventq *q);
 
-static inline sim_time_ns eventq_next_time(struct eventq *q)
-{
-        eventq_settle(q);
-        return heap_size(&q->heap) ? heap_peek_key(&q->heap) : SIM_TIME_NEVER;
-}
-
-static inline uint32_t eventq_size(struct eventq *q)
-{
-        eventq_settle(q);
-        return heap_size(&q->heap);
-}
+/* When the next event is due (SIM_TIME_NEVER if none). */
+sim_time_ns eventq_next_time(struct eventq *q);
+uint64_t eventq_size(struct eventq *q);
 
 #endif
