@@ -56,6 +56,23 @@ static inline int cpumask_first(const struct cpumask *m)
         return -1;
 }
 
+static inline void cpumask_clear_cpu(struct cpumask *m, int cpu)
+{
+        m->w[cpu / 64] &= ~(UINT64_C(1) << (cpu % 64));
+}
+
+/* First CPU set in both @a and @b, or -1. */
+static inline int cpumask_first_and(const struct cpumask *a, const struct cpumask *b)
+{
+        for (int i = 0; i < CPUMASK_WORDS; i++) {
+                uint64_t w = a->w[i] & b->w[i];
+
+                if (w)
+                        return i * 64 + __builtin_ctzll(w);
+        }
+        return -1;
+}
+
 static inline int cpumask_weight(const struct cpumask *m)
 {
         int n = 0;

@@ -55,6 +55,7 @@ struct sim {
         int nresched;
         int nr_rt_queued;
         int nr_queued;
+        struct cpumask idle;            /* CPUs running nothing */
         uint64_t migrations;
         struct event rt_period_ev;
 

@@ -30,6 +30,7 @@ void sched_init(struct sim *sim)
 {
         sim->cpus = g_new0(struct cpu, sim->ncpus);
         sim->resched = g_new0(int, sim->ncpus);
+        cpumask_fill(&sim->idle, sim->ncpus);
         for (int c = 0; c < sim->ncpus; c++) {
                 struct cpu *cpu = &sim->cpus[c];
 
@@ -232,11 +233,13 @@ static int select_cpu_fair(struct sim *sim, struct task *t)
         int last = t->cpu;
         int best = -1;
 
+        int idle;
+
         if (cpumask_test(&t->affinity, last) && !sim->cpus[last].curr)
                 return last;
-        for (int c = 0; c < sim->ncpus; c++)
-                if (cpumask_test(&t->affinity, c) && !sim->cpus[c].curr)
-                        return c;
+        idle = cpumask_first_and(&t->affinity, &sim->idle);
+        if (idle >= 0)
+                return idle;
         if (cpumask_test(&t->affinity, last))
                 return last;
         for (int c = 0; c < sim->ncpus; c++)
@@ -337,9 +340,9 @@ static void push_task(struct sim *sim, struct cpu *cpu, struct task *t)
                         }
                 }
         } else {
-                for (int c = 0; c < sim->ncpus && target < 0; c++)
-                        if (c != cpu->id && cpumask_test(&t->affinity, c) && !sim->cpus[c].curr)
-                                target = c;
+                /* This CPU is busy (it just chose another task), so any idle
+                 * CPU found is another one. */
+                target = cpumask_first_and(&t->affinity, &sim->idle);
                 if (target < 0 && must_move)
                         target = select_cpu_fair(sim, t);
         }
@@ -385,25 +388,29 @@ static void pull(struct sim *sim, struct cpu *cpu)
                 }
         }
         if (!best && local_rank == PRIO_IDLE && sim->nr_queued > 0) {
-                /* Idle balance: take the leftmost allowed fair task from the
-                 * busiest CPU that has one waiting. */
+                /* Idle balance: the leftmost allowed fair task of the busiest
+                 * CPU; the others are looked at only if none there may come. */
+                struct cpu *busiest = NULL;
+
                 for (int c = 0; c < sim->ncpus; c++) {
                         struct cpu *o = &sim->cpus[c];
 
-                        if (o == cpu || (from && heap_size(&o->fair_rq) <= heap_size(&from->fair_rq)))
-                                continue;
-                        struct task *cand = NULL;
+                        if (o != cpu && heap_size(&o->fair_rq) &&
+                            (!busiest || heap_size(&o->fair_rq) > heap_size(&busiest->fair_rq)))
+                                busiest = o;
+                }
+                for (int c = -1; c < sim->ncpus && !best; c++) {
+                        struct cpu *o = c < 0 ? busiest : &sim->cpus[c];
 
+                        if (!o || o == cpu || (c >= 0 && o == busiest))
+                                continue;
                         for (uint32_t i = 0; i < heap_size(&o->fair_rq); i++) {
                                 struct task *t = rq_task(heap_slot_at(&o->fair_rq, i)->node);
 
-                                if (cpumask_test(&t->affinity, cpu->id) &&
-                                    (!cand || t->vruntime < cand->vruntime))
-                                        cand = t;
-                        }
-                        if (cand) {
-                                best = cand;
-                                from = o;
+                                if (cpumask_test(&t->affinity, cpu->id) && (!best || t->vruntime < best->vruntime)) {
+                                        best = t;
+                                        from = o;
+                                }
                         }
                 }
         }
@@ -470,6 +477,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                         push_task(sim, cpu, prev);
         }
         if (!next) {
+                cpumask_set(&sim->idle, cpu->id);
                 timeline_cpu(sim->timeline, sim->now, cpu->id, NULL);
                 /* What the CPU was charged is absorbed by idle time. */
                 cpu->pending_overhead_ns = 0;
@@ -479,6 +487,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         if (!prev)
                 cpu->idle_ns += sim->now - cpu->idle_since;
         sim_charge_cpu(sim, cpu->id, COST_CONTEXT_SWITCH, 1, COST_PATH_SCHED);
+        cpumask_clear_cpu(&sim->idle, cpu->id);
         timeline_cpu(sim->timeline, sim->now, cpu->id, next->name);
         if (next->rcu_nesting > 0)
                 timeline_end(sim->timeline, sim->now, "blocked", next->id);
