@@ -280,6 +280,13 @@ START_TEST(compare_without_gnuplot_still_writes_numbers)
 }
 END_TEST
 
+static guint count_lines(const char *text)
+{
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+        return g_strv_length(lines);
+}
+
 static char *read_file(const char *dir, const char *name)
 {
         g_autofree char *path = g_build_filename(dir, name, NULL);
@@ -306,7 +313,7 @@ START_TEST(sweep_is_the_same_serial_parallel_resumed_and_distributed)
         result_clear(&r);
         a = read_file(serial, "sweep.csv");
         ck_assert(g_str_has_prefix(a, "run,policy,seed,policy.booster_period,memory.oom_time_ns"));
-        ck_assert_int_eq(g_strv_length(g_strsplit(a, "\n", -1)), 1 + 12 + 1);
+        ck_assert_int_eq(count_lines(a), 1 + 12 + 1);
         ck_assert(exists(serial, "sweep.png") && exists(serial, "runs/000011/summary.json"));
 
         /* Two workers: the same file, byte for byte. */
@@ -336,8 +343,10 @@ START_TEST(sweep_is_the_same_serial_parallel_resumed_and_distributed)
         ck_assert_int_eq(r.status, 0);
         result_clear(&r);
         g_autofree char *list = read_file(jobsdir, "jobs.txt");
-        ck_assert_int_eq(g_strv_length(g_strsplit(list, "\n", -1)), 12 + 1);
-        if (g_find_program_in_path("parallel")) {
+        ck_assert_int_eq(count_lines(list), 12 + 1);
+        g_autofree char *parallel = g_find_program_in_path("parallel");
+
+        if (parallel) {
                 g_autofree char *cmd = g_strdup_printf("sh -c 'parallel -j 2 < %s'", jobs);
                 int st = 0;
 

@@ -233,7 +233,9 @@ static void plot_scaling(const char *dir, struct result *res, int n)
                                                res[i].rss_kib / 1024);
         g_file_set_contents(data, s->str, -1, NULL);
         g_string_free(s, TRUE);
-        if (!tpl || !g_find_program_in_path("gnuplot")) {
+        g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+
+        if (!tpl || !gnuplot) {
                 fprintf(stderr, "rcuboost: gnuplot not found: no scaling plot (numbers in bench.json)\n");
                 return;
         }

@@ -288,7 +288,9 @@ static void plot_sweep(struct sweep *sw, const char *metric)
         }
         g_file_set_contents(dat, out->str, -1, NULL);
         g_string_free(out, TRUE);
-        if (!tpl || !g_find_program_in_path("gnuplot")) {
+        g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+
+        if (!tpl || !gnuplot) {
                 fprintf(stderr, "rcuboost: gnuplot not found: no sweep plot (numbers in %s)\n", csv);
                 g_string_free(xtics, TRUE);
                 return;
