@@ -70,6 +70,7 @@ static int cmd_run(int argc, char **argv)
                 return EXIT_USAGE;
         }
         opts.policy = policy ? policy : sc->policy;
+        opts.interrupt = cli_interrupt_flag();
         if (!policy_find(opts.policy))
                 return cli_usage_error(ctx, "--policy: unknown policy '%s' (expected one of: %s)",
                                    opts.policy, policy_names());
@@ -102,6 +103,19 @@ static int cmd_run(int argc, char **argv)
                 report_lookup(sim_report(sim), "events", &events);
                 printf("  outputs in %s/ (%.2f s wall, %.2f M events/s)\n", out, wall_us / 1e6,
                        events / (double)wall_us);
+        }
+        if (cli_interrupt_status()) {
+                fprintf(stderr, "rcuboost: interrupted at %.3f s simulated; outputs in %s/ are marked "
+                        "\"complete\": false\n", sim_now(sim) / 1e9, out);
+                return cli_interrupt_status();
+        }
+        if (!strcmp(sim_end_reason(sim), "event-budget") || !strcmp(sim_end_reason(sim), "memory-budget")) {
+                fprintf(stderr, "rcuboost: stopped at %.3f s simulated: the %s budget ([output] %s) was "
+                        "reached; outputs in %s/ are marked \"complete\": false\n", sim_now(sim) / 1e9,
+                        sim_end_reason(sim)[0] == 'e' ? "event" : "host-memory",
+                        sim_end_reason(sim)[0] == 'e' ? "max_events" : "max_memory", out);
+                if (status == EXIT_OK)
+                        status = EXIT_FAILED;
         }
         if (sim_safety_violations(sim) > 0) {
                 fprintf(stderr, "rcuboost: SAFETY VIOLATION: %" G_GINT64_FORMAT
@@ -231,6 +245,7 @@ static void print_help(FILE *f)
 int main(int argc, char **argv)
 {
         setlocale(LC_ALL, "");
+        cli_catch_signals();
         if (argc < 2)
                 return print_help(stderr), EXIT_USAGE;
         if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {

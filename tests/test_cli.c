@@ -1,6 +1,8 @@
 /* The command line: exit codes, messages, outputs, determinism. */
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "testutil.h"
 
@@ -366,6 +368,92 @@ START_TEST(sweep_is_the_same_serial_parallel_resumed_and_distributed)
 }
 END_TEST
 
+/* Start rcuboost, signal it after @delay_ms, return its exit status. */
+static int run_and_signal(int signo, int delay_ms, ...)
+{
+        GPtrArray *argv = g_ptr_array_new();
+        GPid pid;
+        int wait_status = 0;
+        va_list ap;
+
+        g_ptr_array_add(argv, (char *)g_getenv("RCUBOOST_BIN"));
+        va_start(ap, delay_ms);
+        for (const char *a = va_arg(ap, const char *); a; a = va_arg(ap, const char *))
+                g_ptr_array_add(argv, (char *)a);
+        va_end(ap);
+        g_ptr_array_add(argv, NULL);
+        ck_assert(g_spawn_async(g_getenv("RCUBOOST_SRCDIR"), (char **)argv->pdata, NULL,
+                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, &pid, NULL));
+        g_usleep(delay_ms * 1000);
+        kill(pid, signo);
+        ck_assert_int_eq(waitpid(pid, &wait_status, 0), pid);
+        g_ptr_array_free(argv, TRUE);
+        ck_assert(WIFEXITED(wait_status));
+        return WEXITSTATUS(wait_status);
+}
+
+START_TEST(signals_stop_a_run_with_incomplete_outputs)
+{
+        g_autofree char *dir = temp_dir();
+        int status = run_and_signal(SIGTERM, 300, "run", "scenarios/rcutorture-boost.scn", "--set",
+                                    "scenario.duration=100000s", "--out", dir, NULL);
+        g_autofree char *summary = NULL;
+
+        ck_assert_int_eq(status, 143);
+        summary = read_file(dir, "summary.json");
+        ck_assert_ptr_nonnull(strstr(summary, "\"complete\": false"));
+        ck_assert_ptr_nonnull(strstr(summary, "\"end_reason\": \"interrupted\""));
+        ck_assert(exists(dir, "memory.csv") && exists(dir, "gp.csv"));
+
+        g_autofree char *dir2 = temp_dir();
+
+        status = run_and_signal(SIGINT, 300, "run", "scenarios/rcutorture-boost.scn", "--set",
+                                "scenario.duration=100000s", "--out", dir2, NULL);
+        ck_assert_int_eq(status, 130);
+}
+END_TEST
+
+START_TEST(budgets_stop_cleanly)
+{
+        g_autofree char *dir = temp_dir();
+        struct result r = run_cli("run", "scenarios/quiet.scn", "--out", dir, "--set", "output.max_events=5000", NULL);
+        g_autofree char *summary = NULL;
+
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_ptr_nonnull(strstr(r.err, "event budget ([output] max_events) was reached"));
+        summary = read_file(dir, "summary.json");
+        ck_assert_ptr_nonnull(strstr(summary, "\"complete\": false"));
+        ck_assert_ptr_nonnull(strstr(summary, "\"events\": 5000,"));
+        result_clear(&r);
+        r = run_cli("run", "scenarios/quiet.scn", "--out", dir, "--set", "output.max_memory=1MiB", NULL);
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_ptr_nonnull(strstr(r.err, "host-memory budget ([output] max_memory) was reached"));
+        result_clear(&r);
+}
+END_TEST
+
+START_TEST(interrupted_sweep_resumes_to_the_same_result)
+{
+        g_autofree char *whole = temp_dir();
+        g_autofree char *broken = temp_dir();
+        struct result r = run_cli("sweep", SWEEP_ARGS, "-j", "2", "--out", whole, NULL);
+        int status;
+
+        ck_assert_int_eq(r.status, 0);
+        result_clear(&r);
+        status = run_and_signal(SIGINT, 150, "sweep", SWEEP_ARGS, "-j", "2", "--out", broken, NULL);
+        ck_assert_msg(status == 130 || status == 0, "status %d", status);
+        r = run_cli("sweep", SWEEP_ARGS, "-j", "2", "--out", broken, NULL);
+        ck_assert_int_eq(r.status, 0);
+        result_clear(&r);
+        g_autofree char *a = read_file(whole, "sweep.csv");
+        g_autofree char *b = read_file(broken, "sweep.csv");
+
+        ck_assert_str_eq(a, b);
+}
+END_TEST
+
 START_TEST(policies_lists_none)
 {
         struct result r = run_cli("policies", NULL);
@@ -397,6 +485,9 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, compare_writes_table_and_plots);
         tcase_add_test(runs, compare_without_gnuplot_still_writes_numbers);
         tcase_add_test(runs, sweep_is_the_same_serial_parallel_resumed_and_distributed);
+        tcase_add_test(runs, signals_stop_a_run_with_incomplete_outputs);
+        tcase_add_test(runs, budgets_stop_cleanly);
+        tcase_add_test(runs, interrupted_sweep_resumes_to_the_same_result);
         tcase_set_timeout(runs, 120);
         suite_add_tcase(s, usage);
         suite_add_tcase(s, runs);

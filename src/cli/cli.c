@@ -2,7 +2,34 @@
 #include "cli.h"
 
 #include <gio/gio.h>
+#include <signal.h>
 #include <stdio.h>
+
+static volatile int interrupted;        /* the signal number, once one came */
+
+static void on_signal(int signo)
+{
+        interrupted = signo;
+}
+
+void cli_catch_signals(void)
+{
+        struct sigaction sa = { .sa_handler = on_signal };
+
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+}
+
+const volatile int *cli_interrupt_flag(void)
+{
+        return &interrupted;
+}
+
+int cli_interrupt_status(void)
+{
+        return interrupted ? 128 + interrupted : 0;
+}
 
 int cli_usage_error(GOptionContext *ctx, const char *fmt, ...)
 {

@@ -22,6 +22,13 @@ int cli_usage_error(GOptionContext *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 
 gboolean cli_parse_options(GOptionContext *ctx, int *argc, char ***argv, int *status);
 gboolean cli_parse_seed(const char *s, uint64_t *out);
 
+/* SIGINT and SIGTERM set a flag that runs given it (sim_options.interrupt)
+ * check between events; they stop there and write what they have, marked
+ * incomplete.  cli_interrupt_status() is then 130 or 143 (128 + signal). */
+void cli_catch_signals(void);
+const volatile int *cli_interrupt_flag(void);
+int cli_interrupt_status(void);
+
 /* Subcommands living in src/cli/. */
 int cli_check(int argc, char **argv);
 int cli_compare(int argc, char **argv);

@@ -481,6 +481,7 @@ int cli_compare(int argc, char **argv)
 
                 opts.policy = names->pdata[p];
                 opts.out_dir = rundir;
+                opts.interrupt = cli_interrupt_flag();
                 sim = sim_new(sc, &opts, &e);
                 if (!sim) {
                         fprintf(stderr, "rcuboost: %s\n", e->message);
@@ -512,6 +513,12 @@ int cli_compare(int argc, char **argv)
                 }
                 if (sim_safety_violations(sim) > 0 && status == EXIT_OK)
                         status = EXIT_UNSAFE;
+                if (cli_interrupt_status()) {
+                        fprintf(stderr, "rcuboost: interrupted; %s's outputs are marked \"complete\": false\n",
+                                opts.policy);
+                        g_free(res);
+                        return cli_interrupt_status();
+                }
         }
         if (!write_tables(out, res, (int)names->len, &e) || !write_events(out, res, (int)names->len, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);

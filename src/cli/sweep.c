@@ -112,12 +112,15 @@ static gboolean run_one(struct sweep *sw, int id)
 
         if (g_file_test(row_path, G_FILE_TEST_IS_REGULAR))
                 return TRUE;    /* done by an earlier, interrupted sweep */
+        if (cli_interrupt_status())
+                return FALSE;   /* left for the resumed sweep */
         coordinates(sw, id, vidx, &policy, &seed);
         over = overrides_for(sw, vidx);
         sc = scenario_load(sw->scenario, (const char *const *)over, &e);
         if (sc)
                 sim = sim_new(sc, &(struct sim_options){ .policy = policy, .out_dir = dir, .summary_only = TRUE,
-                                                         .seed_set = TRUE, .seed = seed }, &e);
+                                                         .seed_set = TRUE, .seed = seed,
+                                                         .interrupt = cli_interrupt_flag() }, &e);
         if (!sim) {
                 fprintf(stderr, "rcuboost: run %d: %s\n", id, e->message);
                 g_error_free(e);
@@ -129,6 +132,8 @@ static gboolean run_one(struct sweep *sw, int id)
                 g_error_free(e);
                 return FALSE;
         }
+        if (!sim_complete(sim) && !strcmp(sim_end_reason(sim), "interrupted"))
+                return FALSE;   /* no row: the resumed sweep runs it again */
         row = outfile_open(dir, "row.csv", &e);
         if (!row) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
@@ -515,6 +520,12 @@ int cli_sweep(int argc, char **argv)
                 g_thread_pool_free(pool, FALSE, TRUE);
                 if (!quiet && isatty(STDERR_FILENO))
                         fputc('\n', stderr);
+                if (cli_interrupt_status()) {
+                        fprintf(stderr, "rcuboost: sweep interrupted after %d of %d runs; run the same "
+                                "command again to finish it\n", sw.done - sw.failed, sw.nruns);
+                        status = cli_interrupt_status();
+                        goto out;
+                }
                 if (sw.failed)
                         status = EXIT_FAILED;
         }

@@ -80,6 +80,7 @@ struct sim {
         struct timed_event *timed;
         int ntimed;
 
+        const volatile int *interrupt;  /* from sim_options */
         bool stopping;
         const char *end_reason;         /* "duration", "oom", "event-budget", "error" */
         GError *run_error;              /* deadlock and the like: the run failed */
@@ -106,6 +107,9 @@ void sim_stop(struct sim *sim, const char *reason, GError *error);
 void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_prio);
 /* Record a memory.csv row now. */
 void sim_sample_memory(struct sim *sim);
+
+/* Abort with a dump if the engine's state is inconsistent (RCUBOOST_CHECKS builds). */
+void sim_check_invariants(struct sim *sim);
 
 static inline struct task *sim_task(struct sim *sim, int id)
 {

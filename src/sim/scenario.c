@@ -130,6 +130,17 @@ static gboolean get_duration(struct scenario *sc, const char *group, const char 
         return TRUE;
 }
 
+static gboolean get_size(struct scenario *sc, const char *group, const char *key, int64_t *out,
+                         GError **error)
+{
+        g_autofree char *v = get(sc, group, key);
+        GError *e = NULL;
+
+        if (v && !units_parse_size(v, out, &e))
+                return invalid_from(sc, error, group, key, e);
+        return TRUE;
+}
+
 static gboolean get_int(struct scenario *sc, const char *group, const char *key, int64_t min,
                         int64_t max, int64_t *out, GError **error)
 {
@@ -170,7 +181,7 @@ static const char *const scenario_keys[] = { "description", "cpus", "tick_hz", "
 static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_period", "sched_latency",
                                           "min_granularity", "wakeup_granularity", NULL };
 static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", NULL };
-static const char *const output_keys[] = { "memory_sample", "max_events", "timeline_start",
+static const char *const output_keys[] = { "memory_sample", "max_events", "max_memory", "timeline_start",
                                            "timeline_length", NULL };
 static const char *const debug_keys[] = { "break_grace_periods", NULL };
 static const char *const mutex_keys[] = { "description", NULL };
@@ -322,6 +333,7 @@ static gboolean load_output_section(struct scenario *sc, GError **error)
         if (!check_keys(sc, g, output_keys, FALSE, error) ||
             !get_duration(sc, g, "memory_sample", &sc->memory_sample_ns, TRUE, error) ||
             !get_int(sc, g, "max_events", 0, INT64_MAX, &sc->max_events, error) ||
+            !get_size(sc, g, "max_memory", &sc->max_memory_bytes, error) ||
             !get_duration(sc, g, "timeline_start", &sc->timeline_start_ns, FALSE, error) ||
             !get_duration(sc, g, "timeline_length", &sc->timeline_length_ns, TRUE, error))
                 return FALSE;

@@ -84,6 +84,7 @@ struct scenario {
         /* [output] */
         sim_time_ns memory_sample_ns;
         int64_t max_events;             /* 0: no budget */
+        int64_t max_memory_bytes;       /* host memory (RSS) budget, 0: none */
         sim_time_ns timeline_start_ns;  /* timeline.csv window */
         sim_time_ns timeline_length_ns;
 

@@ -159,6 +159,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
 
         sim->sc = sc;
         sim->seed = opts && opts->seed_set ? opts->seed : sc->seed;
+        sim->interrupt = opts ? opts->interrupt : NULL;
         sim->ncpus = sc->ncpus;
         sim->end_ns = sc->duration_ns;
         sim->tick_ns = MAX(1, NSEC_PER_SEC / sc->tick_hz);
@@ -258,18 +259,45 @@ void sim_stop(struct sim *sim, const char *reason, GError *error)
         sim->run_error = error;
 }
 
-void sim_run_until(struct sim *sim, int64_t t_ns)
+/* Resident memory of this process, in bytes (0 if unknown). */
+static int64_t resident_bytes(void)
+{
+        g_autofree char *statm = NULL;
+        long long size, resident;
+
+        if (!g_file_get_contents("/proc/self/statm", &statm, NULL, NULL) ||
+            sscanf(statm, "%lld %lld", &size, &resident) != 2)
+                return 0;
+        return (int64_t)resident * 4096;
+}
+
+/* Guards checked between events: cheap, or only every 65536 events. */
+static void check_guards(struct sim *sim)
 {
         int64_t budget = sim->sc->max_events;
 
+        if (budget && sim->q.fired >= (uint64_t)budget)
+                sim_stop(sim, "event-budget", NULL);
+        if (sim->interrupt && *sim->interrupt)
+                sim_stop(sim, "interrupted", NULL);
+        if (sim->sc->max_memory_bytes && (sim->q.fired & 0xffff) == 0 &&
+            resident_bytes() > sim->sc->max_memory_bytes)
+                sim_stop(sim, "memory-budget", NULL);
+}
+
+void sim_run_until(struct sim *sim, int64_t t_ns)
+{
+        check_guards(sim);
         while (!sim->stopping && eventq_next_time(&sim->q) <= t_ns) {
                 struct event *ev = eventq_pop(&sim->q);
 
                 sim->now = ev->when;
                 ev->fn(sim, ev);
                 sched_flush(sim);
-                if (budget && sim->q.fired >= (uint64_t)budget)
-                        sim_stop(sim, "event-budget", NULL);
+#ifdef RCUBOOST_CHECKS
+                sim_check_invariants(sim);
+#endif
+                check_guards(sim);
         }
         if (!sim->stopping && sim->now < t_ns)
                 sim->now = MIN(t_ns, sim->end_ns);
@@ -375,7 +403,7 @@ static void build_report(struct sim *sim)
         report_string(r, "scenario_path", sim->sc->path);
         report_string(r, "policy", sim->policy->name);
         report_int(r, "seed", (int64_t)sim->seed);
-        report_bool(r, "complete", sim->run_error == NULL && strcmp(sim->end_reason, "event-budget") != 0);
+        report_bool(r, "complete", sim_complete(sim));
         report_string(r, "end_reason", sim->end_reason);
         if (sim->run_error)
                 report_string(r, "error", sim->run_error->message);
@@ -502,6 +530,17 @@ const struct report *sim_report(const struct sim *sim)
 int64_t sim_now(const struct sim *sim)
 {
         return sim->now;
+}
+
+const char *sim_end_reason(const struct sim *sim)
+{
+        return sim->end_reason;
+}
+
+bool sim_complete(const struct sim *sim)
+{
+        return sim->run_error == NULL &&
+               (!strcmp(sim->end_reason, "duration") || !strcmp(sim->end_reason, "oom"));
 }
 
 int64_t sim_safety_violations(const struct sim *sim)

@@ -26,13 +26,17 @@ struct sim_options {
         bool summary_only;      /* write summary.json only (sweeps) */
         bool seed_set;
         uint64_t seed;          /* overrides [scenario] seed when seed_set */
+        /* Set (e.g. by a signal handler) to stop the run at the next event
+         * boundary; the outputs are then marked incomplete.  May be NULL. */
+        const volatile int *interrupt;
 };
 
 /* Build a simulation of @sc (which must outlive it). */
 struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error);
 /* Process events up to and including @t_ns (or until the run stops). */
 void sim_run_until(struct sim *sim, int64_t t_ns);
-/* Run to the end: duration, out of memory, event budget or error. */
+/* Run to the end: duration, out of memory, event or memory budget,
+ * interruption or error. */
 void sim_run(struct sim *sim);
 /* Build the report and commit output files.  FALSE with @error if the run
  * failed (deadlock, runaway loop) or an output could not be written. */
@@ -41,6 +45,11 @@ void sim_free(struct sim *sim);
 
 const struct report *sim_report(const struct sim *sim);
 int64_t sim_now(const struct sim *sim);
+/* Why the run ended: "duration", "oom", "event-budget", "memory-budget",
+ * "interrupted", "error" ("running" before it ends). */
+const char *sim_end_reason(const struct sim *sim);
+/* Did the run reach its natural end (duration or out of memory)? */
+bool sim_complete(const struct sim *sim);
 int64_t sim_safety_violations(const struct sim *sim);
 /* The oracle's first reports, NULL-terminated; owned by @sim. */
 const char *const *sim_violation_details(const struct sim *sim);

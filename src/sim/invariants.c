@@ -1,0 +1,91 @@
+/* invariants.c - the engine checks itself, in debug and sanitizer builds.
+ *
+ * After every event (every 4096th in runs of more than 200 tasks, which
+ * would otherwise be quadratic) the whole state is checked against what
+ * the modules promise each other.  A violation aborts with a dump of the
+ * state, so that the bug is found where it happens, not where it shows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine.h"
+
+static void dump_and_abort(struct sim *sim, const char *what, const struct task *t)
+{
+        fprintf(stderr, "rcuboost: INVARIANT VIOLATED at %" G_GINT64_FORMAT " ns: %s%s%s\n",
+                (gint64)sim->now, what, t ? " -- task " : "", t ? t->name : "");
+        for (int c = 0; c < sim->ncpus; c++)
+                fprintf(stderr, "  cpu%d: curr=%s rt_queued=%u fair_queued=%u%s\n", c,
+                        sim->cpus[c].curr ? sim->cpus[c].curr->name : "-", heap_size(&sim->cpus[c].rt_rq),
+                        heap_size(&sim->cpus[c].fair_rq), sim->cpus[c].rt_throttled ? " throttled" : "");
+        for (guint i = 0; i < sim->tasks->len && i < 64; i++) {
+                const struct task *x = sim_task(sim, (int)i);
+
+                fprintf(stderr, "  %-20s %-9s cpu=%d prio=%d normal=%d boost=%d rcu=%d blocked_on=%s\n",
+                        x->name, task_state_name(x->state), x->cpu, x->prio, x->normal_prio,
+                        x->boost_prio == PRIO_NONE ? -1 : x->boost_prio, x->rcu_nesting,
+                        x->blocked_on ? x->blocked_on->name : "-");
+        }
+        fprintf(stderr, "  rcu: state=%s completed=%" G_GINT64_FORMAT " flipsum=%" G_GINT64_FORMAT ",%"
+                G_GINT64_FORMAT " memory=%" G_GINT64_FORMAT "\n", rcu_flip_state_name(sim->rcu.state),
+                (gint64)sim->rcu.completed, (gint64)sim->rcu.flipsum[0], (gint64)sim->rcu.flipsum[1],
+                (gint64)sim->rcu.memory_bytes);
+        abort();
+}
+
+#define CHECK(cond, what, t) do { if (!(cond)) dump_and_abort(sim, what, t); } while (0)
+
+void sim_check_invariants(struct sim *sim)
+{
+        static const int every_large = 4096;
+        int64_t sum[2] = { 0, 0 }, readers = 0;
+        int queued = 0, rt_queued = 0;
+
+        if (sim->tasks->len > 200 && sim->q.fired % every_large)
+                return;
+        /* A run that failed (a deadlock in the scenario) stops mid-event. */
+        if (sim->run_error)
+                return;
+        for (int c = 0; c < sim->ncpus; c++) {
+                const struct cpu *cpu = &sim->cpus[c];
+
+                CHECK(!cpu->need_resched, "a CPU still needs rescheduling after the event", cpu->curr);
+                if (cpu->curr) {
+                        CHECK(cpu->curr->state == TASK_RUNNING, "a CPU's current task is not running", cpu->curr);
+                        CHECK(cpu->curr->cpu == c, "a running task does not know its CPU", cpu->curr);
+                        CHECK(cpumask_test(&cpu->curr->affinity, c), "a task runs outside its affinity",
+                              cpu->curr);
+                        CHECK(!cpumask_test(&sim->idle, c), "a busy CPU is marked idle", cpu->curr);
+                } else {
+                        CHECK(cpumask_test(&sim->idle, c), "an idle CPU is not marked idle", NULL);
+                }
+                queued += (int)(heap_size(&cpu->rt_rq) + heap_size(&cpu->fair_rq));
+                rt_queued += (int)heap_size(&cpu->rt_rq);
+                sum[0] += sim->rcu.cpus[c].flipctr[0];
+                sum[1] += sim->rcu.cpus[c].flipctr[1];
+        }
+        CHECK(queued == sim->nr_queued && rt_queued == sim->nr_rt_queued, "run-queue counts drifted", NULL);
+        CHECK(sum[0] == sim->rcu.flipsum[0] && sum[1] == sim->rcu.flipsum[1],
+              "flip-counter sums drifted from the per-CPU counters", NULL);
+        CHECK(sim->rcu.memory_bytes >= 0 && sim->rcu.outstanding >= 0, "negative memory or callbacks", NULL);
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                const struct task *t = sim_task(sim, (int)i);
+                int expect = MIN(MIN(t->normal_prio, t->boost_prio), mutex_pi_prio(t));
+                int steps = 0;
+
+                CHECK(t->prio == expect, "effective priority is not min(normal, boost, inherited)", t);
+                CHECK(t->rcu_nesting >= 0, "negative read-side nesting", t);
+                readers += t->rcu_nesting > 0;
+                if (t->state == TASK_RUNNING)
+                        CHECK(sim->cpus[t->cpu].curr == t, "a running task is not on its CPU", t);
+                if (t->state == TASK_RUNNABLE)
+                        CHECK(heap_node_queued(&t->rq_node), "a runnable task is on no run queue", t);
+                else
+                        CHECK(!heap_node_queued(&t->rq_node), "a task that cannot run is queued", t);
+                CHECK((t->state == TASK_BLOCKED) == (t->blocked_on != NULL),
+                      "blocked state and mutex wait disagree", t);
+                for (const struct task *o = t; o && o->blocked_on; o = o->blocked_on->owner)
+                        CHECK(++steps <= (int)sim->tasks->len, "a cycle in the priority-inheritance chain", t);
+        }
+        CHECK(sum[0] + sum[1] == readers, "flip counters do not add up to the readers inside", NULL);
+}
