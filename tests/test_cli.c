@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -454,6 +455,48 @@ START_TEST(interrupted_sweep_resumes_to_the_same_result)
 }
 END_TEST
 
+/* Every error class of the fuzz corpus: exit 2, one message naming the file. */
+START_TEST(every_error_class_exits_2_with_a_located_message)
+{
+        g_autofree char *corpus = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "tests", "fuzz", "corpus",
+                                                   "scenario", NULL);
+        g_autoptr(GDir) d = g_dir_open(corpus, 0, NULL);
+        const char *name;
+        int n = 0;
+
+        ck_assert_ptr_nonnull(d);
+        while ((name = g_dir_read_name(d))) {
+                g_autofree char *path = NULL;
+                struct result r;
+
+                if (!g_str_has_prefix(name, "error-"))
+                        continue;
+                path = g_build_filename(corpus, name, NULL);
+                r = run_cli("validate", path, NULL);
+                ck_assert_msg(r.status == 2, "%s: status %d", name, r.status);
+                ck_assert_msg(g_str_has_prefix(r.err, "rcuboost: ") && strstr(r.err, name), "%s: %s", name, r.err);
+                ck_assert_msg(strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "%s: one line: %s", name, r.err);
+                result_clear(&r);
+                n++;
+        }
+        ck_assert_int_ge(n, 40);
+
+        /* Files that are too large are refused before they are read. */
+        g_autofree char *dir = temp_dir();
+        g_autofree char *big = g_build_filename(dir, "big.scn", NULL);
+        FILE *f = fopen(big, "w");
+        struct result r;
+
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(ftruncate(fileno(f), 100 * 1024 * 1024), 0);
+        fclose(f);
+        r = run_cli("validate", big, NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "is too large for a scenario file"));
+        result_clear(&r);
+}
+END_TEST
+
 START_TEST(policies_lists_none)
 {
         struct result r = run_cli("policies", NULL);
@@ -478,6 +521,7 @@ static Suite *cli_suite(void)
         tcase_add_test(usage, usage_errors_exit_2);
         tcase_add_test(usage, bad_scenario_exits_2_naming_file_line_key);
         tcase_add_test(usage, policies_lists_none);
+        tcase_add_test(usage, every_error_class_exits_2_with_a_located_message);
         tcase_add_test(runs, oom_scenario_runs_out_of_memory_safely);
         tcase_add_test(runs, safety_violation_exits_3);
         tcase_add_test(runs, same_seed_gives_identical_outputs);
