@@ -26,6 +26,7 @@ static int cmd_run(int argc, char **argv)
         g_autofree char *policy = NULL;
         g_autofree char *out = NULL;
         g_autofree char *seed = NULL;
+        g_autofree char *trace = NULL;
         g_auto(GStrv) sets = NULL;
         gboolean quiet = FALSE;
         const GOptionEntry entries[] = {
@@ -37,6 +38,8 @@ static int cmd_run(int argc, char **argv)
                 { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
                   "Override a scenario key, e.g. --set rcu.memory_limit=64MiB (repeatable)",
                   "SECTION.KEY=VALUE" },
+                { "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace,
+                  "Also write a Chrome trace-event JSON timeline (opens in Perfetto)", "FILE" },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
                 { NULL },
         };
@@ -51,7 +54,8 @@ static int cmd_run(int argc, char **argv)
                 "(docs/outputs.md) and prints a one-screen summary.\n\n"
                 "Examples:\n"
                 "  rcuboost run scenarios/oom.scn --policy none\n"
-                "  rcuboost run scenarios/quiet.scn --seed 7 --set scenario.duration=2s --out /tmp/q\n\n"
+                "  rcuboost run scenarios/quiet.scn --seed 7 --set scenario.duration=2s --out /tmp/q\n"
+                "  rcuboost run scenarios/oom.scn --policy booster --trace oom.json   # open in ui.perfetto.dev\n\n"
                 "Exit status: 0 ok, 1 run failed, 2 bad input, 3 safety violation.");
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
@@ -77,6 +81,7 @@ static int cmd_run(int argc, char **argv)
         if (!out)
                 out = g_build_filename("out", sc->name, opts.policy, NULL);
         opts.out_dir = out;
+        opts.trace = trace;
 
         g_autoptr(RcbSim) sim = sim_new(sc, &opts, &e);
 

@@ -396,6 +396,7 @@ int cli_compare(int argc, char **argv)
         g_autofree char *window = NULL;
         g_auto(GStrv) sets = NULL;
         gboolean quiet = FALSE;
+        gboolean trace = FALSE;
         const GOptionEntry entries[] = {
                 { "policies", 'p', 0, G_OPTION_ARG_STRING, &policies_opt,
                   "Comma-separated policies to compare (default: all)", "A,B,..." },
@@ -406,6 +407,8 @@ int cli_compare(int argc, char **argv)
                   "Timeline window, e.g. 990ms,60ms (default: [output] timeline_start/_length)", "START,LENGTH" },
                 { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key (repeatable)",
                   "SECTION.KEY=VALUE" },
+                { "trace", 't', 0, G_OPTION_ARG_NONE, &trace,
+                  "Also write DIR/POLICY/trace.json (Chrome trace events, for Perfetto)", NULL },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
                 { NULL },
         };
@@ -476,11 +479,13 @@ int cli_compare(int argc, char **argv)
         res = g_new0(struct result, names->len);
         for (guint p = 0; p < names->len; p++) {
                 g_autofree char *rundir = g_build_filename(out, names->pdata[p], NULL);
+                g_autofree char *tracefile = g_build_filename(rundir, "trace.json", NULL);
                 g_autoptr(RcbSim) sim = NULL;
                 const struct report *r;
 
                 opts.policy = names->pdata[p];
                 opts.out_dir = rundir;
+                opts.trace = trace ? tracefile : NULL;
                 opts.interrupt = cli_interrupt_flag();
                 sim = sim_new(sc, &opts, &e);
                 if (!sim) {

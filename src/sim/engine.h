@@ -74,6 +74,7 @@ struct sim {
         struct outfile *gp_out;
         struct outfile *boost_out;
         struct outfile *timeline_out;
+        struct outfile *trace_out;
         struct timeline *timeline;      /* always set; records only with outputs */
         struct event sample_ev;
         struct event end_ev;

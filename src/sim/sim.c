@@ -123,7 +123,7 @@ static gboolean open_outputs(struct sim *sim, GError **error)
         if (!sim->timeline_out)
                 return FALSE;
         timeline_free(sim->timeline);
-        sim->timeline = timeline_new(outfile_stream(sim->timeline_out), sim->sc->timeline_start_ns,
+        sim->timeline = timeline_new(outfile_stream(sim->timeline_out), TIMELINE_CSV, sim->sc->timeline_start_ns,
                                      sim->sc->timeline_length_ns, sim->ncpus);
         return TRUE;
 }
@@ -173,7 +173,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         rcu_init(sim);
         event_init(&sim->end_ev, end_event);
         event_init(&sim->sample_ev, sample_event);
-        sim->timeline = timeline_new(NULL, 0, 0, sim->ncpus);
+        sim->timeline = timeline_new(NULL, TIMELINE_CSV, 0, 0, sim->ncpus);
 
         sim->policy = policy_find(policy);
         if (!sim->policy) {
@@ -208,6 +208,16 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 if (!sim->summary_only && !open_outputs(sim, error))
                         goto fail;
         }
+        if (opts && opts->trace) {
+                g_autofree char *dir = g_path_get_dirname(opts->trace);
+                g_autofree char *base = g_path_get_basename(opts->trace);
+
+                sim->trace_out = outfile_open(dir, base, error);
+                if (!sim->trace_out)
+                        goto fail;
+                timeline_chain(sim->timeline, timeline_new(outfile_stream(sim->trace_out), TIMELINE_CHROME_JSON,
+                                                           0, SIM_TIME_NEVER / 2, sim->ncpus));
+        }
         sched_start(sim);
         eventq_schedule(&sim->q, &sim->sample_ev, 0);
         eventq_schedule(&sim->q, &sim->end_ev, sim->end_ns);
@@ -227,6 +237,7 @@ void sim_free(struct sim *sim)
         outfile_abort(sim->gp_out);
         outfile_abort(sim->boost_out);
         outfile_abort(sim->timeline_out);
+        outfile_abort(sim->trace_out);
         timeline_free(sim->timeline);
         rcu_finish(sim);
         sched_finish(sim);
@@ -316,6 +327,7 @@ static void end_event(struct sim *sim, struct event *ev)
 
 void sim_sample_memory(struct sim *sim)
 {
+        timeline_counter(sim->timeline, sim->now, "memory waiting on RCU", sim->rcu.memory_bytes);
         if (sim->memory_out)
                 fprintf(outfile_stream(sim->memory_out), "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
                         ",%" G_GINT64_FORMAT "\n", (gint64)sim->now, (gint64)sim->rcu.memory_bytes,
@@ -327,14 +339,14 @@ void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_pr
         g_autofree char *from = NULL;
         g_autofree char *to = NULL;
 
-        if (!sim->boost_out)
-                return;
-        from = sched_describe_prio(old_prio);
-        to = sched_describe_prio(t->prio);
         if (!strcmp(what, "boost"))
                 timeline_begin(sim->timeline, sim->now, "boosted", t->id, t->name);
         else if (!strcmp(what, "unboost"))
                 timeline_end(sim->timeline, sim->now, "boosted", t->id);
+        if (!sim->boost_out)
+                return;
+        from = sched_describe_prio(old_prio);
+        to = sched_describe_prio(t->prio);
         fprintf(outfile_stream(sim->boost_out), "%" G_GINT64_FORMAT ",%s,%s,%d,%s,%s\n",
                 (gint64)sim->now, what, t->name, t->cpu, from, to);
 }
@@ -495,6 +507,11 @@ gboolean sim_finish(struct sim *sim, GError **error)
         for (int c = 0; c < sim->ncpus; c++)
                 sched_update_curr(sim, &sim->cpus[c]);
         build_report(sim);
+        timeline_flush(sim->timeline, sim->now);
+        if (sim->trace_out && !outfile_commit(g_steal_pointer(&sim->trace_out), &e)) {
+                g_propagate_error(error, e);
+                return FALSE;
+        }
         if (sim->out_dir && sim->summary_only) {
                 if (!write_summary(sim, &e)) {
                         g_propagate_error(error, e);
@@ -503,7 +520,6 @@ gboolean sim_finish(struct sim *sim, GError **error)
         } else if (sim->out_dir) {
                 sim_sample_memory(sim);
                 sim->rcu.gp_csv = NULL;
-                timeline_flush(sim->timeline, sim->now);
                 ok = outfile_commit(g_steal_pointer(&sim->memory_out), &e) &&
                      outfile_commit(g_steal_pointer(&sim->gp_out), &e) &&
                      outfile_commit(g_steal_pointer(&sim->boost_out), &e) &&

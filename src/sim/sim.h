@@ -24,6 +24,7 @@ struct sim_options {
         const char *policy;     /* NULL: the scenario's [scenario] policy */
         const char *out_dir;    /* NULL: write no files */
         bool summary_only;      /* write summary.json only (sweeps) */
+        const char *trace;      /* also write a Chrome trace-event JSON file here, or NULL */
         bool seed_set;
         uint64_t seed;          /* overrides [scenario] seed when seed_set */
         /* Set (e.g. by a signal handler) to stop the run at the next event

@@ -2,6 +2,7 @@
 #include "timeline.h"
 
 #include <glib.h>
+#include <stdarg.h>
 #include <string.h>
 
 /* An interval being recorded; labels are static strings or task names,
@@ -13,6 +14,10 @@ struct open_interval {
 
 struct timeline {
         FILE *f;
+        enum timeline_format format;
+        bool first_event;               /* JSON: no comma before it */
+        GHashTable *named;              /* JSON: tracks already given a name */
+        struct timeline *next;
         int64_t start, end;
         int ncpus;
         struct open_interval *cpu;      /* [ncpus] */
@@ -30,11 +35,45 @@ static int kind_index(const char *kind)
         g_return_val_if_reached(0);
 }
 
-struct timeline *timeline_new(FILE *f, int64_t start_ns, int64_t length_ns, int ncpus)
+/* Chrome trace processes: what a track belongs to. */
+enum { PID_CPUS = 1, PID_GP = 2, PID_READERS = 3, PID_BOOSTS = 4 };
+
+static void json_event(struct timeline *tl, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void json_event(struct timeline *tl, const char *fmt, ...)
+{
+        va_list ap;
+
+        fputs(tl->first_event ? "\n" : ",\n", tl->f);
+        tl->first_event = false;
+        va_start(ap, fmt);
+        vfprintf(tl->f, fmt, ap);
+        va_end(ap);
+}
+
+/* Names (lanes, tasks) are letters, digits, '_', '-', '.', '/': no escaping needed. */
+static void json_name_track(struct timeline *tl, int pid, int tid, const char *name)
+{
+        gpointer key = GINT_TO_POINTER(pid << 24 | tid);
+
+        if (g_hash_table_contains(tl->named, key))
+                return;
+        g_hash_table_add(tl->named, key);
+        json_event(tl, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
+                   "\"args\":{\"name\":\"%s\"}}", pid, tid, name);
+}
+
+struct timeline *timeline_new(FILE *f, enum timeline_format format, int64_t start_ns, int64_t length_ns,
+                              int ncpus)
 {
         struct timeline *tl = g_new0(struct timeline, 1);
+        static const char *const processes[] = { NULL, "CPUs", "RCU", "readers: critical sections",
+                                                 "readers: boosts" };
 
         tl->f = f;
+        tl->format = format;
+        tl->first_event = true;
+        tl->named = g_hash_table_new(g_direct_hash, g_direct_equal);
         tl->start = start_ns;
         tl->end = start_ns + length_ns;
         tl->ncpus = ncpus;
@@ -44,30 +83,77 @@ struct timeline *timeline_new(FILE *f, int64_t start_ns, int64_t length_ns, int 
         tl->gp.since = -1;
         for (int i = 0; i < 3; i++)
                 tl->tasks[i] = g_array_new(FALSE, FALSE, sizeof(struct open_interval));
-        if (f)
+        if (f && format == TIMELINE_CSV) {
                 fputs("kind,lane,start_ns,end_ns,label\n", f);
+        } else if (f) {
+                fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
+                for (int p = PID_CPUS; p <= PID_BOOSTS; p++)
+                        json_event(tl, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":0,"
+                                   "\"args\":{\"name\":\"%s\"}}", p, processes[p]);
+        }
         return tl;
+}
+
+void timeline_chain(struct timeline *tl, struct timeline *next)
+{
+        tl->next = next;
 }
 
 void timeline_free(struct timeline *tl)
 {
         if (!tl)
                 return;
+        timeline_free(tl->next);
+        g_hash_table_destroy(tl->named);
         g_free(tl->cpu);
         for (int i = 0; i < 3; i++)
                 g_array_free(tl->tasks[i], TRUE);
         g_free(tl);
 }
 
+static void emit_json(struct timeline *tl, const char *kind, const char *lane, int lane_id,
+                      const char *label, int64_t from, int64_t to)
+{
+        int pid, tid;
+        const char *name;
+
+        switch (kind[0]) {
+        case 'r':       /* run */
+                pid = PID_CPUS, tid = lane_id, name = label;
+                break;
+        case 'g':       /* gp */
+                pid = PID_GP, tid = 0, name = label;
+                break;
+        case 'b':       /* blocked, boosted */
+                if (kind[1] == 'o') {   /* boosted, not blocked */
+                        pid = PID_BOOSTS, tid = lane_id, name = "boosted";
+                } else {
+                        pid = PID_READERS, tid = lane_id, name = "off CPU in critical section";
+                }
+                break;
+        default:        /* cs */
+                pid = PID_READERS, tid = lane_id, name = "read-side critical section";
+                break;
+        }
+        json_name_track(tl, pid, tid, pid == PID_GP ? "grace-period machine" : lane);
+        json_event(tl, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
+                   "\"pid\":%d,\"tid\":%d}", name ? name : "", kind, (double)from / 1e3,
+                   (double)(to - from) / 1e3, pid, tid);
+}
+
 /* Close @iv at @now, writing the part of it inside the window. */
 static void emit(struct timeline *tl, struct open_interval *iv, int64_t now, const char *kind,
-                 const char *lane)
+                 const char *lane, int lane_id)
 {
         int64_t from = MAX(iv->since, tl->start), to = MIN(now, tl->end);
 
-        if (iv->since >= 0 && to > from)
-                fprintf(tl->f, "%s,%s,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%s\n", kind, lane,
-                        (gint64)from, (gint64)to, iv->label ? iv->label : "");
+        if (iv->since >= 0 && to > from) {
+                if (tl->format == TIMELINE_CSV)
+                        fprintf(tl->f, "%s,%s,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%s\n", kind, lane,
+                                (gint64)from, (gint64)to, iv->label ? iv->label : "");
+                else
+                        emit_json(tl, kind, lane, lane_id, iv->label, from, to);
+        }
         iv->since = -1;
 }
 
@@ -75,10 +161,12 @@ void timeline_cpu(struct timeline *tl, int64_t now, int cpu, const char *task)
 {
         char lane[32];
 
+        if (tl->next)
+                timeline_cpu(tl->next, now, cpu, task);
         if (!tl->f)
                 return;
         g_snprintf(lane, sizeof(lane), "cpu%d", cpu);
-        emit(tl, &tl->cpu[cpu], now, "run", lane);
+        emit(tl, &tl->cpu[cpu], now, "run", lane, cpu);
         if (task)
                 tl->cpu[cpu] = (struct open_interval){ now, task };
 }
@@ -97,6 +185,8 @@ static struct open_interval *task_interval(struct timeline *tl, const char *kind
 
 void timeline_begin(struct timeline *tl, int64_t now, const char *kind, int id, const char *task)
 {
+        if (tl->next)
+                timeline_begin(tl->next, now, kind, id, task);
         if (tl->f)
                 *task_interval(tl, kind, id) = (struct open_interval){ now, task };
 }
@@ -105,29 +195,55 @@ void timeline_end(struct timeline *tl, int64_t now, const char *kind, int id)
 {
         struct open_interval *iv;
 
+        if (tl->next)
+                timeline_end(tl->next, now, kind, id);
         if (!tl->f)
                 return;
         iv = task_interval(tl, kind, id);
-        emit(tl, iv, now, kind, iv->label);
+        emit(tl, iv, now, kind, iv->label, id);
 }
 
 void timeline_gp(struct timeline *tl, int64_t now, const char *phase)
 {
+        if (tl->next)
+                timeline_gp(tl->next, now, phase);
         if (!tl->f)
                 return;
-        emit(tl, &tl->gp, now, "gp", "gp");
+        emit(tl, &tl->gp, now, "gp", "gp", 0);
         tl->gp = (struct open_interval){ now, phase };
+}
+
+void timeline_counter(struct timeline *tl, int64_t now, const char *name, int64_t value)
+{
+        if (tl->next)
+                timeline_counter(tl->next, now, name, value);
+        if (!tl->f || tl->format != TIMELINE_CHROME_JSON || now < tl->start || now > tl->end)
+                return;
+        json_event(tl, "{\"name\":\"%s\",\"ph\":\"C\",\"ts\":%.3f,\"pid\":%d,\"args\":{\"bytes\":%"
+                   G_GINT64_FORMAT "}}", name, (double)now / 1e3, PID_GP, (gint64)value);
 }
 
 void timeline_flush(struct timeline *tl, int64_t now)
 {
+        if (tl->next)
+                timeline_flush(tl->next, now);
         if (!tl->f)
                 return;
-        for (int c = 0; c < tl->ncpus; c++)
-                timeline_cpu(tl, now, c, NULL);
-        timeline_gp(tl, now, NULL);
-        tl->gp.since = -1;
-        for (int k = 0; k < 3; k++)
-                for (guint i = 0; i < tl->tasks[k]->len; i++)
-                        timeline_end(tl, now, task_kinds[k], (int)i);
+        for (int c = 0; c < tl->ncpus; c++) {
+                char lane[32];
+
+                g_snprintf(lane, sizeof(lane), "cpu%d", c);
+                emit(tl, &tl->cpu[c], now, "run", lane, c);
+        }
+        emit(tl, &tl->gp, now, "gp", "gp", 0);
+        for (int k = 0; k < 3; k++) {
+                for (guint i = 0; i < tl->tasks[k]->len; i++) {
+                        struct open_interval *iv = task_interval(tl, task_kinds[k], (int)i);
+
+                        emit(tl, iv, now, task_kinds[k], iv->label, (int)i);
+                }
+        }
+        if (tl->format == TIMELINE_CHROME_JSON)
+                fputs("\n]}\n", tl->f);
+        tl->f = NULL;   /* finished: nothing more is written */
 }

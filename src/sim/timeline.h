@@ -7,6 +7,12 @@
  * boosted ("boosted"), and the grace-period machine's phases ("gp").
  * Rows go to timeline.csv as they close, so memory stays bounded whatever
  * the window.  Outside the window recording costs one comparison.
+ *
+ * The same intervals can be written as a Chrome trace-event JSON file
+ * (`run --trace`), which Perfetto's UI and chrome://tracing open as they
+ * are: a track per CPU, the grace-period machine, each reader's critical
+ * sections and boosts, and a counter of the memory waiting on RCU.  Two
+ * timelines can be chained so that the engine reports each interval once.
  */
 #ifndef RCUBOOST_TIMELINE_H
 #define RCUBOOST_TIMELINE_H
@@ -17,8 +23,16 @@
 
 struct timeline;
 
-/* @f may be NULL (nothing recorded).  Lanes: CPUs first, then "gp", then tasks. */
-struct timeline *timeline_new(FILE *f, int64_t start_ns, int64_t length_ns, int ncpus);
+enum timeline_format {
+        TIMELINE_CSV,
+        TIMELINE_CHROME_JSON,
+};
+
+/* @f may be NULL (nothing recorded). */
+struct timeline *timeline_new(FILE *f, enum timeline_format format, int64_t start_ns, int64_t length_ns,
+                              int ncpus);
+/* Also report everything to @next (owned by @tl from now on). */
+void timeline_chain(struct timeline *tl, struct timeline *next);
 void timeline_free(struct timeline *tl);
 
 /* CPU @cpu now runs @task (NULL: idle). */
@@ -28,7 +42,9 @@ void timeline_begin(struct timeline *tl, int64_t now, const char *kind, int id, 
 void timeline_end(struct timeline *tl, int64_t now, const char *kind, int id);
 /* The grace-period machine entered @phase. */
 void timeline_gp(struct timeline *tl, int64_t now, const char *phase);
-/* Close every open interval at @now. */
+/* A sampled value (Chrome JSON counter track; ignored in CSV). */
+void timeline_counter(struct timeline *tl, int64_t now, const char *name, int64_t value);
+/* Close every open interval at @now and finish the file's syntax. */
 void timeline_flush(struct timeline *tl, int64_t now);
 
 #endif
