@@ -7,12 +7,14 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "policies/policy.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
+#include "sim/eventq.h"
 #include "sim/units.h"
 
 #ifndef RCUBOOST_VERSION
@@ -20,6 +22,33 @@
 #endif
 
 /* ---- run ---- */
+
+/* Run @sim to its end, drawing a progress bar on stderr (a terminal). */
+static void run_with_progress(struct sim *sim)
+{
+        int64_t end = sim_end_time(sim), step = MAX(end / 100, NSEC_PER_MSEC);
+        gint64 t0 = g_get_monotonic_time();
+
+        for (int64_t t = step; ; t += step) {
+                double frac, wall;
+                char bar[31];
+
+                sim_run_until(sim, MIN(t, end));
+                frac = (double)sim_now(sim) / (double)end;
+                wall = (double)(g_get_monotonic_time() - t0) / 1e6;
+                for (int i = 0; i < 30; i++)
+                        bar[i] = i < (int)(frac * 30) ? '=' : ' ';
+                bar[30] = '\0';
+                fprintf(stderr, "\r[%s] %3.0f%%  %.2f of %.2f s simulated  %.1f M events/s  ETA %.1f s ",
+                        bar, frac * 100, sim_now(sim) / 1e9, end / 1e9,
+                        wall > 0 ? (double)sim_events(sim) / wall / 1e6 : 0,
+                        frac > 0 ? wall * (1 - frac) / frac : 0);
+                if (t >= end || strcmp(sim_end_reason(sim), "running") != 0)
+                        break;
+        }
+        sim_run(sim);
+        fputs("\r\033[K", stderr);
+}
 
 static int cmd_run(int argc, char **argv)
 {
@@ -29,6 +58,7 @@ static int cmd_run(int argc, char **argv)
         g_autofree char *trace = NULL;
         g_auto(GStrv) sets = NULL;
         gboolean quiet = FALSE;
+        gboolean verbose = FALSE;
         const GOptionEntry entries[] = {
                 { "policy", 'p', 0, G_OPTION_ARG_STRING, &policy,
                   "Boosting policy (default: the scenario's [scenario] policy, else none)", "NAME" },
@@ -40,7 +70,8 @@ static int cmd_run(int argc, char **argv)
                   "SECTION.KEY=VALUE" },
                 { "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace,
                   "Also write a Chrome trace-event JSON timeline (opens in Perfetto)", "FILE" },
-                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors (and no progress bar)", NULL },
+                { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Also print the scenario and every output file", NULL },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - run one scenario with one policy");
@@ -92,7 +123,16 @@ static int cmd_run(int argc, char **argv)
         }
         gint64 t0 = g_get_monotonic_time();
 
-        sim_run(sim);
+        if (verbose && !quiet) {
+                printf("scenario %s (%s): %s\n", sc->name, sc->path, sc->description ? sc->description : "");
+                printf("  %d CPUs at %d Hz, %.3g s, %u task sections, policy %s, seed %" G_GUINT64_FORMAT "\n",
+                       sc->ncpus, sc->tick_hz, sc->duration_ns / 1e9, sc->tasks->len, opts.policy,
+                       opts.seed_set ? opts.seed : sc->seed);
+        }
+        if (!quiet && isatty(STDERR_FILENO))
+                run_with_progress(sim);
+        else
+                sim_run(sim);
 
         gint64 wall_us = MAX(1, g_get_monotonic_time() - t0);
 
@@ -108,6 +148,15 @@ static int cmd_run(int argc, char **argv)
                 report_lookup(sim_report(sim), "events", &events);
                 printf("  outputs in %s/ (%.2f s wall, %.2f M events/s)\n", out, wall_us / 1e6,
                        events / (double)wall_us);
+                if (verbose) {
+                        static const char *const files[] = { "summary.json", "memory.csv", "gp.csv", "boost.csv",
+                                                             "latency.csv", "distributions.csv", "timeline.csv" };
+
+                        for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
+                                printf("    %s/%s\n", out, files[i]);
+                        if (trace)
+                                printf("    %s (Chrome trace events: open in ui.perfetto.dev)\n", trace);
+                }
         }
         if (cli_interrupt_status()) {
                 fprintf(stderr, "rcuboost: interrupted at %.3f s simulated; outputs in %s/ are marked "

@@ -497,6 +497,37 @@ START_TEST(every_error_class_exits_2_with_a_located_message)
 }
 END_TEST
 
+START_TEST(progress_bar_on_a_terminal_only)
+{
+        g_autofree char *tty_dir = temp_dir();
+        g_autofree char *pipe_dir = temp_dir();
+        g_autofree char *cmd = g_strdup_printf("script -qec '%s run %s/scenarios/quiet.scn --out %s' /dev/null",
+                                               g_getenv("RCUBOOST_BIN"), g_getenv("RCUBOOST_SRCDIR"), tty_dir);
+        g_autofree char *tty_out = NULL;
+        g_autofree char *script = g_find_program_in_path("script");
+        int st = 0;
+        struct result r;
+
+        if (!script)
+                return;         /* util-linux's script(1) gives us a terminal */
+        ck_assert(g_spawn_command_line_sync(cmd, &tty_out, NULL, &st, NULL));
+        ck_assert(g_spawn_check_wait_status(st, NULL));
+        ck_assert_msg(strstr(tty_out, "% ") && strstr(tty_out, "s simulated") && strstr(tty_out, "ETA"),
+                      "no progress bar on a terminal: %s", tty_out);
+        r = run_cli("run", "scenarios/quiet.scn", "--out", pipe_dir, NULL);
+        ck_assert_int_eq(r.status, 0);
+        ck_assert_ptr_null(strstr(r.err, "ETA"));
+        ck_assert_ptr_null(strstr(r.out, "ETA"));
+        result_clear(&r);
+        /* Drawing progress runs the engine in steps: the results must not change
+         * (but for the scenario's path, which was given differently). */
+        g_autofree char *a = read_file(tty_dir, "gp.csv");
+        g_autofree char *b = read_file(pipe_dir, "gp.csv");
+
+        ck_assert_str_eq(a, b);
+}
+END_TEST
+
 START_TEST(policies_lists_none)
 {
         struct result r = run_cli("policies", NULL);
@@ -531,6 +562,7 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, sweep_is_the_same_serial_parallel_resumed_and_distributed);
         tcase_add_test(runs, signals_stop_a_run_with_incomplete_outputs);
         tcase_add_test(runs, budgets_stop_cleanly);
+        tcase_add_test(runs, progress_bar_on_a_terminal_only);
         tcase_add_test(runs, interrupted_sweep_resumes_to_the_same_result);
         tcase_set_timeout(runs, 120);
         suite_add_tcase(s, usage);

@@ -548,6 +548,16 @@ int64_t sim_now(const struct sim *sim)
         return sim->now;
 }
 
+int64_t sim_end_time(const struct sim *sim)
+{
+        return sim->end_ns;
+}
+
+uint64_t sim_events(const struct sim *sim)
+{
+        return sim->q.fired;
+}
+
 const char *sim_end_reason(const struct sim *sim)
 {
         return sim->end_reason;

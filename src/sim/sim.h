@@ -46,6 +46,8 @@ void sim_free(struct sim *sim);
 
 const struct report *sim_report(const struct sim *sim);
 int64_t sim_now(const struct sim *sim);
+int64_t sim_end_time(const struct sim *sim);
+uint64_t sim_events(const struct sim *sim);
 /* Why the run ended: "duration", "oom", "event-budget", "memory-budget",
  * "interrupted", "error" ("running" before it ends). */
 const char *sim_end_reason(const struct sim *sim);
