@@ -45,7 +45,7 @@ _rcuboost()
         check)    opts="--tap --out --help" ;;
         sweep)    opts="--vary --set --policies --seeds --seed --jobs --out --metric --emit-jobs --merge --quiet --help" ;;
         bench)    opts="--repeat --out --quick --help" ;;
-        validate) opts="--set --help" ;;
+        validate) opts="--set --keys --help" ;;
         policies) opts="--help" ;;
         esac
         if [[ $cur == -* ]]; then

@@ -184,12 +184,27 @@ static int cmd_run(int argc, char **argv)
 
 /* ---- validate ---- */
 
+static void print_keys(void)
+{
+        const char *section = NULL;
+
+        for (const struct scenario_key_doc *k = scenario_key_docs; k->section; k++) {
+                if (!section || strcmp(section, k->section) != 0)
+                        printf("%s[%s]\n", section ? "\n" : "", k->section);
+                section = k->section;
+                printf("  %-20s %-12s %s\n", k->key, k->default_value, k->meaning);
+        }
+        printf("\nUnits, programs and distributions: docs/scenario-format.md, or man rcuboost.\n");
+}
+
 static int cmd_validate(int argc, char **argv)
 {
         g_auto(GStrv) sets = NULL;
+        gboolean keys = FALSE;
         const GOptionEntry entries[] = {
                 { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key (repeatable)",
                   "SECTION.KEY=VALUE" },
+                { "keys", 'k', 0, G_OPTION_ARG_NONE, &keys, "List every section and key a scenario may use", NULL },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO... - check scenario files without running them");
@@ -202,8 +217,13 @@ static int cmd_validate(int argc, char **argv)
                 "Example:\n  rcuboost validate scenarios/*.scn");
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
+        if (keys) {
+                print_keys();
+                if (argc < 2)
+                        return EXIT_OK;
+        }
         if (argc < 2)
-                return cli_usage_error(ctx, "validate: which scenario files?");
+                return cli_usage_error(ctx, "validate: which scenario files? (or --keys to list the keys)");
         for (int i = 1; i < argc; i++) {
                 GError *e = NULL;
                 g_autoptr(RcbScenario) sc = scenario_load(argv[i], (const char *const *)sets, &e);

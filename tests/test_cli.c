@@ -539,6 +539,11 @@ START_TEST(policies_lists_none)
         ck_assert_ptr_nonnull(strstr(r.out, "pi-lock "));
         ck_assert_ptr_nonnull(strstr(r.out, "booster_prio=rr:49"));
         result_clear(&r);
+        r = run_cli("validate", "--keys", NULL);
+        ck_assert_int_eq(r.status, 0);
+        ck_assert_ptr_nonnull(strstr(r.out, "[task:NAME]"));
+        ck_assert_ptr_nonnull(strstr(r.out, "memory_limit"));
+        result_clear(&r);
 }
 END_TEST
 

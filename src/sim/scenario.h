@@ -106,6 +106,15 @@ struct scenario *scenario_load_data(const char *data, const char *path,
                                     const char *const *overrides, GError **error);
 void scenario_free(struct scenario *sc);
 
+/* Every key a scenario may use, for `rcuboost validate --keys`. */
+struct scenario_key_doc {
+        const char *section;
+        const char *key;
+        const char *default_value;
+        const char *meaning;
+};
+extern const struct scenario_key_doc scenario_key_docs[];
+
 /* "FILE:LINE: [group] key" for messages about a key (line omitted when unknown). */
 char *scenario_where(const struct scenario *sc, const char *group, const char *key);
 
