@@ -220,10 +220,8 @@ static void plot_scaling(const char *dir, struct result *res, int n)
         g_autofree char *data = g_build_filename(dir, "scaling.dat", NULL);
         g_autofree char *script = g_build_filename(dir, "scaling.gp", NULL);
         g_autofree char *png = g_build_filename(dir, "scaling.png", NULL);
-        g_autoptr(GBytes) tpl = g_resources_lookup_data("/rcuboost/plots/scaling.gp", 0, NULL);
         GString *s = g_string_new("# series size events_per_s ns_per_event rss_mib\n");
         g_autofree char *vars = NULL;
-        int status;
 
         for (int i = 0; i < n; i++)
                 if (*res[i].series)
@@ -234,19 +232,17 @@ static void plot_scaling(const char *dir, struct result *res, int n)
         g_file_set_contents(data, s->str, -1, NULL);
         g_string_free(s, TRUE);
         g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+        GError *e = NULL;
 
-        if (!tpl || !gnuplot) {
+        if (!gnuplot) {
                 fprintf(stderr, "rcuboost: gnuplot not found: no scaling plot (numbers in bench.json)\n");
                 return;
         }
-        g_file_set_contents(script, g_bytes_get_data(tpl, NULL), (gssize)g_bytes_get_size(tpl), NULL);
         vars = g_strdup_printf("datafile='%s'; outfile='%s'", data, png);
-
-        const char *argv[] = { "gnuplot", "-e", vars, script, NULL };
-
-        if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, NULL) ||
-            !g_spawn_check_wait_status(status, NULL))
-                fprintf(stderr, "rcuboost: gnuplot failed on the scaling plot\n");
+        if (!cli_gnuplot("scaling.gp", script, vars, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+        }
 }
 
 int cli_bench(int argc, char **argv)

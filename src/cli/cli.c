@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include "policies/policy.h"
+
 static volatile int interrupted;        /* the signal number, once one came */
 
 static void on_signal(int signo)
@@ -67,6 +69,29 @@ gboolean cli_parse_seed(const char *s, uint64_t *out)
         return TRUE;
 }
 
+gboolean cli_parse_policies(GOptionContext *ctx, const char *list, GPtrArray *names, int *status)
+{
+        g_auto(GStrv) parts = NULL;
+
+        if (!list) {
+                for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
+                        g_ptr_array_add(names, (gpointer)(*p)->name);
+                return TRUE;
+        }
+        parts = g_strsplit(list, ",", -1);
+        for (char **p = parts; *p; p++) {
+                const struct boost_policy_ops *ops = policy_find(g_strstrip(*p));
+
+                if (!ops) {
+                        *status = cli_usage_error(ctx, "--policies: unknown policy '%s' (expected one of: %s)",
+                                                  *p, policy_names());
+                        return FALSE;
+                }
+                g_ptr_array_add(names, (gpointer)ops->name);
+        }
+        return TRUE;
+}
+
 const char *cli_default_scenario(void)
 {
         static GBytes *data;
@@ -81,4 +106,28 @@ GBytes *cli_plot_template(const char *name)
         g_autofree char *path = g_strconcat("/rcuboost/plots/", name, NULL);
 
         return g_resources_lookup_data(path, 0, NULL);
+}
+
+gboolean cli_gnuplot(const char *name, const char *script, const char *vars, GError **error)
+{
+        g_autoptr(GBytes) tpl = cli_plot_template(name);
+        g_autofree char *err = NULL;
+        const char *argv[] = { "gnuplot", "-e", vars, script, NULL };
+        int status;
+
+        if (!tpl) {
+                g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "no plot template %s", name);
+                return FALSE;
+        }
+        if (!g_file_set_contents(script, g_bytes_get_data(tpl, NULL), (gssize)g_bytes_get_size(tpl), error))
+                return FALSE;
+        if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                          NULL, NULL, &err, &status, error))
+                return FALSE;
+        if (!g_spawn_check_wait_status(status, NULL)) {
+                g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED, "gnuplot failed on %s: %s", name,
+                            err ? err : "");
+                return FALSE;
+        }
+        return TRUE;
 }

@@ -21,6 +21,9 @@ int cli_usage_error(GOptionContext *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 
 /* Parse a subcommand's options; FALSE (after printing, *status set) on error. */
 gboolean cli_parse_options(GOptionContext *ctx, int *argc, char ***argv, int *status);
 gboolean cli_parse_seed(const char *s, uint64_t *out);
+/* Policy names from "a,b,c" (NULL: every policy) into @names (static
+ * strings); FALSE (after printing, *status set) on an unknown name. */
+gboolean cli_parse_policies(GOptionContext *ctx, const char *list, GPtrArray *names, int *status);
 
 /* SIGINT and SIGTERM set a flag that runs given it (sim_options.interrupt)
  * check between events; they stop there and write what they have, marked
@@ -39,5 +42,9 @@ int cli_sweep(int argc, char **argv);
 const char *cli_default_scenario(void);
 /* A plot template (plots/NAME) embedded in the binary, or NULL. */
 GBytes *cli_plot_template(const char *name);
+/* Copy template @name to @script (so it can be rerun by hand) and run
+ * gnuplot on it with the variable assignments @vars; FALSE with @error
+ * (gnuplot's own message) if it fails.  The caller checks gnuplot exists. */
+gboolean cli_gnuplot(const char *name, const char *script, const char *vars, GError **error);
 
 #endif

@@ -294,30 +294,17 @@ static void draw(struct plotter *pl, const char *name, const char *stem, GString
         g_autofree char *script = g_build_filename(plotdir, name, NULL);
         g_autofree char *final = g_strdup_printf("%s/%s.%s", pl->dir, stem, pl->format);
         g_autofree char *tmp = g_strdup_printf("%s/.%s.%s.tmp", pl->dir, stem, pl->format);
-        g_autoptr(GBytes) tpl = cli_plot_template(name);
-        g_autofree char *err = NULL;
-        int status = 0;
         GError *e = NULL;
 
         g_mkdir_with_parents(plotdir, 0755);
-        if (!tpl || !g_file_set_contents(script, g_bytes_get_data(tpl, NULL), (gssize)g_bytes_get_size(tpl), &e)) {
-                fprintf(stderr, "rcuboost: cannot write %s: %s\n", script, e ? e->message : "no template");
-                g_clear_error(&e);
-                pl->failed++;
-                return;
-        }
         append_var(vars, "datadir", pl->dir);
         append_var(vars, "policies", pl->policies);
         append_var(vars, "scenario", pl->scenario);
         append_var(vars, "term", terminal(pl->format, height));
         append_var(vars, "outfile", tmp);
-
-        const char *argv[] = { "gnuplot", "-e", vars->str, script, NULL };
-
-        if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
-                          NULL, NULL, &err, &status, &e) || !g_spawn_check_wait_status(status, NULL)) {
-                fprintf(stderr, "rcuboost: gnuplot failed on %s: %s\n", name, e ? e->message : err);
-                g_clear_error(&e);
+        if (!cli_gnuplot(name, script, vars->str, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
                 g_unlink(tmp);
                 pl->failed++;
                 return;
@@ -458,21 +445,8 @@ int cli_compare(int argc, char **argv)
                 g_error_free(e);
                 return EXIT_USAGE;
         }
-        if (policies_opt) {
-                g_auto(GStrv) list = g_strsplit(policies_opt, ",", -1);
-
-                for (char **p = list; *p; p++) {
-                        const struct boost_policy_ops *ops = policy_find(g_strstrip(*p));
-
-                        if (!ops)
-                                return cli_usage_error(ctx, "--policies: unknown policy '%s' (expected "
-                                                       "one of: %s)", *p, policy_names());
-                        g_ptr_array_add(names, (gpointer)ops->name);
-                }
-        } else {
-                for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
-                        g_ptr_array_add(names, (gpointer)(*p)->name);
-        }
+        if (!cli_parse_policies(ctx, policies_opt, names, &status))
+                return status;
         if (!out)
                 out = g_build_filename("out", sc->name, NULL);
 

@@ -228,7 +228,6 @@ static void plot_sweep(struct sweep *sw, const char *metric)
         g_autofree char *text = NULL;
         g_auto(GStrv) lines = NULL;
         g_auto(GStrv) head = NULL;
-        g_autoptr(GBytes) tpl = g_resources_lookup_data("/rcuboost/plots/sweep.gp", 0, NULL);
         GString *out = g_string_new(NULL);
         GString *xtics = g_string_new(NULL);
         gboolean numeric = TRUE;
@@ -295,12 +294,11 @@ static void plot_sweep(struct sweep *sw, const char *metric)
         g_string_free(out, TRUE);
         g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
 
-        if (!tpl || !gnuplot) {
+        if (!gnuplot) {
                 fprintf(stderr, "rcuboost: gnuplot not found: no sweep plot (numbers in %s)\n", csv);
                 g_string_free(xtics, TRUE);
                 return;
         }
-        g_file_set_contents(script, g_bytes_get_data(tpl, NULL), (gssize)g_bytes_get_size(tpl), NULL);
 
         g_autofree char *xlabel = g_strdup_printf("%s%s", sw->axes[0].key,
                                                   numeric && strpbrk(sw->axes[0].values[0], "mun") ? " (ms)" : "");
@@ -308,13 +306,13 @@ static void plot_sweep(struct sweep *sw, const char *metric)
                 "datafile='%s'; outfile='%s'; metric='%s'; ylabel='%s'; xlabel='%s'; curves=%d; numeric=%d; "
                 "xtics_list='%s'; seeds=%d", dat, png, metric, ylabel, xlabel, curves, numeric,
                 g_strdelimit(xtics->str, "'", '_'), sw->seeds);
-        const char *argv[] = { "gnuplot", "-e", vars, script, NULL };
-        int status;
+        GError *e = NULL;
 
         g_string_free(xtics, TRUE);
-        if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, NULL) ||
-            !g_spawn_check_wait_status(status, NULL))
-                fprintf(stderr, "rcuboost: gnuplot failed on the sweep plot\n");
+        if (!cli_gnuplot("sweep.gp", script, vars, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+        }
 }
 
 /* ---- the command ---- */
@@ -404,23 +402,8 @@ int cli_sweep(int argc, char **argv)
                         goto out;
                 }
         sw.policies = g_ptr_array_new();
-        if (policies) {
-                g_auto(GStrv) list = g_strsplit(policies, ",", -1);
-
-                for (char **p = list; *p; p++) {
-                        const struct boost_policy_ops *ops = policy_find(g_strstrip(*p));
-
-                        if (!ops) {
-                                status = cli_usage_error(ctx, "--policies: unknown policy '%s' (expected one of: %s)",
-                                                         *p, policy_names());
-                                goto out;
-                        }
-                        g_ptr_array_add(sw.policies, (gpointer)ops->name);
-                }
-        } else {
-                for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
-                        g_ptr_array_add(sw.policies, (gpointer)(*p)->name);
-        }
+        if (!cli_parse_policies(ctx, policies, sw.policies, &status))
+                goto out;
 
         /* Check every combination loads before running anything. */
         {
