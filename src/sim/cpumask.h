@@ -73,6 +73,12 @@ static inline int cpumask_first_and(const struct cpumask *a, const struct cpumas
         return -1;
 }
 
+/* for_each_cpu(c, mask, ncpus) { ... }: the set CPUs below ncpus, in order. */
+#define for_each_cpu(c, mask, ncpus) \
+        for (int _w = 0; _w < ((ncpus) + 63) / 64; _w++) \
+                for (uint64_t _b = (mask)->w[_w]; _b && ((c) = _w * 64 + __builtin_ctzll(_b), 1); \
+                     _b &= _b - 1)
+
 static inline int cpumask_weight(const struct cpumask *m)
 {
         int n = 0;

@@ -56,6 +56,8 @@ struct sim {
         int nr_rt_queued;
         int nr_queued;
         struct cpumask idle;            /* CPUs running nothing */
+        struct cpumask rt_waiting;      /* CPUs with queued RT-class tasks */
+        struct cpumask fair_waiting;    /* CPUs with queued fair tasks */
         uint64_t migrations;
         struct event rt_period_ev;
 

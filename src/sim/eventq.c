@@ -39,17 +39,15 @@ void event_init(struct event *ev, event_fn fn)
         ev->bucket = -1;
         ev->fired = 0;
         ev->cnext = NULL;
-        ev->cpprev = NULL;
 }
 
-/* Buckets are unordered intrusive lists: O(1) in and out, no allocation. */
+/* Buckets are unordered, singly linked intrusive lists: O(1) in, no
+ * allocation, and an insertion touches no other event.  Taking one out
+ * (a cancelled or moved event) walks its bucket, which holds a few. */
 static void bucket_add(struct eventq *q, int32_t b, struct event *ev)
 {
         ev->cnext = q->buckets[b];
-        if (ev->cnext)
-                ev->cnext->cpprev = &ev->cnext;
         q->buckets[b] = ev;
-        ev->cpprev = &q->buckets[b];
         ev->bucket = b;
         if (b == EVENTQ_OVERFLOW) {
                 q->noverflow++;
@@ -62,10 +60,11 @@ static void bucket_add(struct eventq *q, int32_t b, struct event *ev)
 static void bucket_del(struct eventq *q, struct event *ev)
 {
         int32_t b = ev->bucket;
+        struct event **pp = &q->buckets[b];
 
-        *ev->cpprev = ev->cnext;
-        if (ev->cnext)
-                ev->cnext->cpprev = ev->cpprev;
+        while (*pp != ev)
+                pp = &(*pp)->cnext;
+        *pp = ev->cnext;
         ev->bucket = -1;
         if (b == EVENTQ_OVERFLOW) {
                 q->noverflow--;
@@ -108,19 +107,22 @@ static void place(struct eventq *q, struct event *ev)
 /* Move overflow events the calendar now covers into it. */
 static void migrate_overflow(struct eventq *q)
 {
-        struct event *ev = q->buckets[EVENTQ_OVERFLOW];
+        struct event **pp = &q->buckets[EVENTQ_OVERFLOW];
 
         q->overflow_min = SIM_TIME_NEVER;
-        while (ev) {
-                struct event *next = ev->cnext;
+        while (*pp) {
+                struct event *ev = *pp;
 
                 if (ev->when - q->base < SPAN) {
-                        bucket_del(q, ev);
+                        *pp = ev->cnext;        /* unlink here: no walk from the head */
+                        ev->bucket = -1;
+                        q->noverflow--;
                         place(q, ev);
-                } else if (ev->when < q->overflow_min) {
-                        q->overflow_min = ev->when;
+                } else {
+                        if (ev->when < q->overflow_min)
+                                q->overflow_min = ev->when;
+                        pp = &ev->cnext;
                 }
-                ev = next;
         }
 }
 

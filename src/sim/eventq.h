@@ -55,7 +55,6 @@ struct event {
         int32_t bucket;         /* calendar bucket, EVENTQ_OVERFLOW, or -1 */
         int fired;              /* popped, still physically at the heap's root */
         struct event *cnext;    /* in its bucket's list */
-        struct event **cpprev;
 };
 
 #define EVENTQ_WIDTH_SHIFT 10                   /* 1024 ns per bucket */

@@ -59,6 +59,9 @@ void sim_check_invariants(struct sim *sim)
                 } else {
                         CHECK(cpumask_test(&sim->idle, c), "an idle CPU is not marked idle", NULL);
                 }
+                CHECK(cpumask_test(&sim->rt_waiting, c) == (heap_size(&cpu->rt_rq) > 0) &&
+                      cpumask_test(&sim->fair_waiting, c) == (heap_size(&cpu->fair_rq) > 0),
+                      "a waiting-task mask disagrees with its run queue", NULL);
                 queued += (int)(heap_size(&cpu->rt_rq) + heap_size(&cpu->fair_rq));
                 rt_queued += (int)heap_size(&cpu->rt_rq);
                 sum[0] += sim->rcu.cpus[c].flipctr[0];

@@ -71,9 +71,11 @@ static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
 
                 heap_push(&cpu->rt_rq, &t->rq_node, t->prio, seq);
                 sim->nr_rt_queued++;
+                cpumask_set(&sim->rt_waiting, cpu->id);
         } else {
                 heap_push(&cpu->fair_rq, &t->rq_node, 0, t->vruntime);
                 cpu->fair_weight += t->weight;
+                cpumask_set(&sim->fair_waiting, cpu->id);
         }
         sim->nr_queued++;
 }
@@ -84,9 +86,13 @@ static void dequeue(struct sim *sim, struct cpu *cpu, struct task *t)
         if (t->rq_node.slot < cpu->rt_rq.n && cpu->rt_rq.v[t->rq_node.slot].node == &t->rq_node) {
                 heap_remove(&cpu->rt_rq, &t->rq_node);
                 sim->nr_rt_queued--;
+                if (!heap_size(&cpu->rt_rq))
+                        cpumask_clear_cpu(&sim->rt_waiting, cpu->id);
         } else {
                 heap_remove(&cpu->fair_rq, &t->rq_node);
                 cpu->fair_weight -= t->weight;
+                if (!heap_size(&cpu->fair_rq))
+                        cpumask_clear_cpu(&sim->fair_waiting, cpu->id);
         }
         sim->nr_queued--;
 }
@@ -371,7 +377,9 @@ static void pull(struct sim *sim, struct cpu *cpu)
         struct cpu *from = NULL;
 
         if (!cpu->rt_throttled && sim->nr_rt_queued > (int)heap_size(&cpu->rt_rq)) {
-                for (int c = 0; c < sim->ncpus; c++) {
+                int c;
+
+                for_each_cpu(c, &sim->rt_waiting, sim->ncpus) {
                         struct cpu *o = &sim->cpus[c];
 
                         if (o == cpu)
@@ -391,18 +399,19 @@ static void pull(struct sim *sim, struct cpu *cpu)
                 /* Idle balance: the leftmost allowed fair task of the busiest
                  * CPU; the others are looked at only if none there may come. */
                 struct cpu *busiest = NULL;
+                int c;
 
-                for (int c = 0; c < sim->ncpus; c++) {
+                for_each_cpu(c, &sim->fair_waiting, sim->ncpus) {
                         struct cpu *o = &sim->cpus[c];
 
                         if (o != cpu && heap_size(&o->fair_rq) &&
                             (!busiest || heap_size(&o->fair_rq) > heap_size(&busiest->fair_rq)))
                                 busiest = o;
                 }
-                for (int c = -1; c < sim->ncpus && !best; c++) {
-                        struct cpu *o = c < 0 ? busiest : &sim->cpus[c];
+                for (int k = -1; k < sim->ncpus && !best; k++) {
+                        struct cpu *o = k < 0 ? busiest : &sim->cpus[k];
 
-                        if (!o || o == cpu || (c >= 0 && o == busiest))
+                        if (!o || o == cpu || (k >= 0 && (o == busiest || !heap_size(&o->fair_rq))))
                                 continue;
                         for (uint32_t i = 0; i < heap_size(&o->fair_rq); i++) {
                                 struct task *t = rq_task(heap_slot_at(&o->fair_rq, i)->node);
