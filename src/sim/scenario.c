@@ -828,62 +828,55 @@ char *policy_param_raw(const struct policy_params *p, const char *key, char **wh
         return g_strdup(pk->default_value);
 }
 
-static gboolean param_fail(char *where, GError *cause, GError **error)
+/* The four typed getters differ only in the parser: one body, via a macro
+ * that captures the parser call (the int parser takes a range). */
+static gboolean param_located(const struct policy_params *p, const char *key, char **value,
+                              char **where)
 {
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s: %s", where, cause->message);
-        g_error_free(cause);
-        g_free(where);
-        return FALSE;
+        *value = policy_param_raw(p, key, where);
+        return *value != NULL;
 }
+
+static gboolean param_result(gboolean ok, char *where, GError *cause, GError **error)
+{
+        if (!ok) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s: %s", where,
+                            cause ? cause->message : "no value");
+                g_clear_error(&cause);
+        }
+        g_free(where);
+        return ok;
+}
+
+#define PARAM_GETTER(p, key, error, PARSE) ({                                   \
+        g_autofree char *v_ = NULL;                                             \
+        char *where_ = NULL;                                                    \
+        GError *e_ = NULL;                                                      \
+        gboolean ok_ = param_located(p, key, &v_, &where_);                     \
+        const char *v = v_;                                                     \
+        ok_ = ok_ && (PARSE);                                                   \
+        param_result(ok_, where_, e_, error);                                   \
+})
 
 gboolean policy_param_duration(const struct policy_params *p, const char *key, int64_t *out,
                                GError **error)
 {
-        char *where = NULL;
-        g_autofree char *v = policy_param_raw(p, key, &where);
-        GError *e = NULL;
-
-        if (!units_parse_duration(v, out, &e))
-                return param_fail(where, e, error);
-        g_free(where);
-        return TRUE;
+        return PARAM_GETTER(p, key, error, units_parse_duration(v, out, &e_));
 }
 
 gboolean policy_param_int(const struct policy_params *p, const char *key, int64_t min, int64_t max,
                           int64_t *out, GError **error)
 {
-        char *where = NULL;
-        g_autofree char *v = policy_param_raw(p, key, &where);
-        GError *e = NULL;
-
-        if (!units_parse_int(v, min, max, out, &e))
-                return param_fail(where, e, error);
-        g_free(where);
-        return TRUE;
+        return PARAM_GETTER(p, key, error, units_parse_int(v, min, max, out, &e_));
 }
 
 gboolean policy_param_sched(const struct policy_params *p, const char *key, struct sched_spec *out,
                             GError **error)
 {
-        char *where = NULL;
-        g_autofree char *v = policy_param_raw(p, key, &where);
-        GError *e = NULL;
-
-        if (!units_parse_sched(v, out, &e))
-                return param_fail(where, e, error);
-        g_free(where);
-        return TRUE;
+        return PARAM_GETTER(p, key, error, units_parse_sched(v, out, &e_));
 }
 
-gboolean policy_param_bool(const struct policy_params *p, const char *key, gboolean *out,
-                           GError **error)
+gboolean policy_param_bool(const struct policy_params *p, const char *key, gboolean *out, GError **error)
 {
-        char *where = NULL;
-        g_autofree char *v = policy_param_raw(p, key, &where);
-        GError *e = NULL;
-
-        if (!units_parse_bool(v, out, &e))
-                return param_fail(where, e, error);
-        g_free(where);
-        return TRUE;
+        return PARAM_GETTER(p, key, error, units_parse_bool(v, out, &e_));
 }
