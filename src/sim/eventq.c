@@ -2,10 +2,13 @@
 #include "eventq.h"
 
 #include <glib.h>
+#include <string.h>
 
-#define WIDTH (INT64_C(1) << EVENTQ_WIDTH_SHIFT)
-#define SPAN ((int64_t)EVENTQ_BUCKETS << EVENTQ_WIDTH_SHIFT)
+#define WIDTH(q) (INT64_C(1) << (q)->shift)
+#define SPAN(q) ((int64_t)EVENTQ_BUCKETS << (q)->shift)
 #define MASK (EVENTQ_BUCKETS - 1)
+#define MAX_SHIFT 40
+#define RESIZE_CROWD 1024               /* a pour this large narrows the buckets */
 
 void eventq_init(struct eventq *q)
 {
@@ -16,6 +19,10 @@ void eventq_init(struct eventq *q)
         q->base = 0;
         q->in_calendar = 0;
         q->overflow_min = SIM_TIME_NEVER;
+        q->shift = EVENTQ_WIDTH_SHIFT;
+        q->gap_ns = (double)(INT64_C(1) << EVENTQ_WIDTH_SHIFT) / 8;
+        q->last_pop = 0;
+        q->pops_since_resize = 0;
         q->next_seq = 0;
         q->fired = 0;
         q->last = NULL;
@@ -95,8 +102,8 @@ static void place(struct eventq *q, struct event *ev)
 {
         if (ev->when < q->base) {
                 heap_push(&q->heap, &ev->node, ev->when, ev->seq);
-        } else if (ev->when - q->base < SPAN) {
-                bucket_add(q, (int32_t)((uint64_t)ev->when >> EVENTQ_WIDTH_SHIFT & MASK), ev);
+        } else if (ev->when - q->base < SPAN(q)) {
+                bucket_add(q, (int32_t)((uint64_t)ev->when >> q->shift & MASK), ev);
         } else {
                 bucket_add(q, EVENTQ_OVERFLOW, ev);
                 if (ev->when < q->overflow_min)
@@ -113,7 +120,7 @@ static void migrate_overflow(struct eventq *q)
         while (*pp) {
                 struct event *ev = *pp;
 
-                if (ev->when - q->base < SPAN) {
+                if (ev->when - q->base < SPAN(q)) {
                         *pp = ev->cnext;        /* unlink here: no walk from the head */
                         ev->bucket = -1;
                         q->noverflow--;
@@ -126,36 +133,115 @@ static void migrate_overflow(struct eventq *q)
         }
 }
 
+/* Re-place every pending event (the heap's too: it is empty afterwards,
+ * so the base restarts at the earliest event) for buckets of 2^shift ns. */
+static void resize(struct eventq *q, int shift)
+{
+        struct event *all = NULL;
+        struct heap_node *n;
+        sim_time_ns first = SIM_TIME_NEVER;
+
+        while ((n = heap_pop(&q->heap))) {
+                struct event *ev = container_of(n, struct event, node);
+
+                ev->cnext = all;
+                all = ev;
+        }
+        for (uint32_t b = 0; b <= EVENTQ_BUCKETS; b++) {
+                for (struct event *ev = q->buckets[b], *next; ev; ev = next) {
+                        next = ev->cnext;
+                        ev->cnext = all;
+                        all = ev;
+                }
+                q->buckets[b] = NULL;
+        }
+        memset(q->nonempty, 0, EVENTQ_BUCKETS / 8);
+        q->in_calendar = 0;
+        q->noverflow = 0;
+        q->overflow_min = SIM_TIME_NEVER;
+        q->shift = shift;
+        for (struct event *ev = all; ev; ev = ev->cnext)
+                first = MIN(first, ev->when);
+        /* The base must be a multiple of the new width.  With nothing
+         * pending it may only move forward: later events earlier than it
+         * simply go to the heap. */
+        if (all)
+                q->base = first & ~(WIDTH(q) - 1);
+        else
+                q->base = (q->base + WIDTH(q) - 1) & ~(WIDTH(q) - 1);
+        while (all) {
+                struct event *next = all->cnext;
+
+                all->bucket = -1;
+                place(q, all);
+                all = next;
+        }
+}
+
+/* Width for the current density: about eight events per bucket, looked at
+ * no more often than once per (number pending) pops, so that a resize
+ * costs O(1) per event. */
+static void maybe_resize(struct eventq *q)
+{
+        uint64_t pending = heap_size(&q->heap) + q->in_calendar + q->noverflow;
+        int want;
+
+        if (q->pops_since_resize < MAX(pending, 4096))
+                return;
+        q->pops_since_resize = 0;
+        want = (int)g_bit_storage((gulong)(8 * q->gap_ns + 1)) - 1;
+        want = CLAMP(want, 0, MAX_SHIFT);
+        if (ABS(want - q->shift) >= 2)
+                resize(q, want);
+}
+
 /* Make the heap hold the next event, if there is one. */
 static void refill(struct eventq *q)
 {
         while (heap_size(&q->heap) == 0) {
-                uint32_t i = (uint32_t)((uint64_t)q->base >> EVENTQ_WIDTH_SHIFT) & MASK;
+                uint32_t i;
                 int32_t j;
 
+                maybe_resize(q);
                 /* Whatever is due within the calendar's reach must be in it
                  * before we jump ahead. */
-                if (q->noverflow && q->overflow_min - q->base < SPAN)
+                if (q->noverflow && q->overflow_min - q->base < SPAN(q))
                         migrate_overflow(q);
                 if (q->in_calendar == 0) {
                         if (q->noverflow == 0)
                                 return;
-                        /* Nothing within 67 ms: jump to the first overflow event. */
-                        q->base = q->overflow_min & ~(WIDTH - 1);
+                        /* Nothing within reach: jump to the first overflow event. */
+                        q->base = q->overflow_min & ~(WIDTH(q) - 1);
                         migrate_overflow(q);
                         continue;
                 }
+                i = (uint32_t)((uint64_t)q->base >> q->shift) & MASK;
                 j = next_nonempty(q, i);
-                q->base += (int64_t)(((uint32_t)j - i) & MASK) << EVENTQ_WIDTH_SHIFT;
+                q->base += (int64_t)(((uint32_t)j - i) & MASK) << q->shift;
+                sim_time_ns lo = SIM_TIME_NEVER, hi = 0;
+
                 for (struct event *ev = q->buckets[j], *next; ev; ev = next) {
                         next = ev->cnext;
                         ev->bucket = -1;
                         heap_push(&q->heap, &ev->node, ev->when, ev->seq);
                         q->in_calendar--;
+                        lo = MIN(lo, ev->when);
+                        hi = MAX(hi, ev->when);
                 }
                 q->buckets[j] = NULL;
                 q->nonempty[j / 64] &= ~(UINT64_C(1) << (j % 64));
-                q->base += WIDTH;
+                q->base += WIDTH(q);
+                /* A crowded bucket makes a big heap: narrow the buckets to
+                 * about eight events each and pour again.  A bucket this full
+                 * cannot recur until as many events have been scheduled, so
+                 * the O(n) resize stays O(1) per event. */
+                if (heap_size(&q->heap) > RESIZE_CROWD && q->shift > 0) {
+                        uint64_t per8 = (uint64_t)(hi - lo) * 8 / heap_size(&q->heap);
+                        int want = (int)g_bit_storage((gulong)per8 + 1) - 1;
+
+                        if (want < q->shift)
+                                resize(q, want);
+                }
         }
 }
 
@@ -228,6 +314,10 @@ struct event *eventq_pop(struct eventq *q)
         ev->fired = 1;
         q->last = ev;
         q->fired++;
+        /* Density estimate for the bucket width. */
+        q->gap_ns += ((double)(ev->when - q->last_pop) - q->gap_ns) / 1024;
+        q->last_pop = ev->when;
+        q->pops_since_resize++;
         return ev;
 }
 

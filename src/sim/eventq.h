@@ -10,9 +10,13 @@
  * cancelling is O(log n).  Nothing here allocates per event.
  *
  * Only the near future is a heap.  Events due at or after `base` wait,
- * unsorted, in a calendar of buckets one microsecond (1024 ns) wide
- * covering the next 67 ms, or beyond that in an overflow list; when the
- * heap runs dry the next bucket is poured into it.  So most insertions and
+ * unsorted, in a calendar of 65,536 buckets of 2^k ns, or beyond that in
+ * an overflow list; when the heap runs dry the next bucket is poured into
+ * it.  As in Brown's calendar queue the width follows the density of
+ * events: narrowed at once when a pour brings more than a thousand events,
+ * and otherwise re-chosen (about eight times the mean time between pops)
+ * at most once per (number pending) pops, so that re-placing every event
+ * stays O(1) per event.  So most insertions and
  * cancellations are O(1), and the heap holds a few events and stays in
  * cache, whatever the number pending.  Order is still exactly (time,
  * sequence): everything in the heap is due before everything in the
@@ -57,8 +61,8 @@ struct event {
         struct event *cnext;    /* in its bucket's list */
 };
 
-#define EVENTQ_WIDTH_SHIFT 10                   /* 1024 ns per bucket */
-#define EVENTQ_BUCKETS (1u << 16)               /* covering ~67 ms */
+#define EVENTQ_WIDTH_SHIFT 10                   /* to start with: 1024 ns per bucket */
+#define EVENTQ_BUCKETS (1u << 16)
 #define EVENTQ_OVERFLOW ((int32_t)EVENTQ_BUCKETS)
 
 struct eventq {
@@ -69,6 +73,10 @@ struct eventq {
         sim_time_ns base;               /* start of the next bucket to pour */
         uint64_t in_calendar;           /* events in buckets, not counting overflow */
         sim_time_ns overflow_min;       /* no overflow event is due earlier */
+        int shift;                      /* bucket width is 2^shift ns */
+        double gap_ns;                  /* moving average of time between pops */
+        sim_time_ns last_pop;
+        uint64_t pops_since_resize;
         int64_t next_seq;
         uint64_t fired;                 /* events handed out by eventq_pop() */
         struct event *last;             /* the fired event at the root, if any */
