@@ -13,12 +13,12 @@
 void eventq_init(struct eventq *q)
 {
         heap_init(&q->heap);
-        q->buckets = g_new0(struct event *, EVENTQ_BUCKETS + 1);
+        q->buckets = g_new0(struct event *, EVENTQ_BUCKETS);
         q->nonempty = g_new0(uint64_t, EVENTQ_BUCKETS / 64);
         q->noverflow = 0;
         q->base = 0;
         q->in_calendar = 0;
-        q->overflow_min = SIM_TIME_NEVER;
+        heap_init(&q->overflow);
         q->shift = EVENTQ_WIDTH_SHIFT;
         q->gap_ns = (double)(INT64_C(1) << EVENTQ_WIDTH_SHIFT) / 8;
         q->last_pop = 0;
@@ -31,6 +31,7 @@ void eventq_init(struct eventq *q)
 void eventq_finish(struct eventq *q)
 {
         heap_finish(&q->heap);
+        heap_finish(&q->overflow);
         g_free(q->buckets);
         g_free(q->nonempty);
         q->buckets = NULL;
@@ -53,6 +54,12 @@ void event_init(struct event *ev, event_fn fn)
  * (a cancelled or moved event) walks its bucket, which holds a few. */
 static void bucket_add(struct eventq *q, int32_t b, struct event *ev)
 {
+        if (b == EVENTQ_OVERFLOW) {
+                ev->bucket = b;
+                heap_push(&q->overflow, &ev->node, ev->when, ev->seq);
+                q->noverflow++;
+                return;
+        }
         ev->cnext = q->buckets[b];
         q->buckets[b] = ev;
         ev->bucket = b;
@@ -67,8 +74,15 @@ static void bucket_add(struct eventq *q, int32_t b, struct event *ev)
 static void bucket_del(struct eventq *q, struct event *ev)
 {
         int32_t b = ev->bucket;
-        struct event **pp = &q->buckets[b];
+        struct event **pp;
 
+        if (b == EVENTQ_OVERFLOW) {
+                heap_remove(&q->overflow, &ev->node);
+                ev->bucket = -1;
+                q->noverflow--;
+                return;
+        }
+        pp = &q->buckets[b];
         while (*pp != ev)
                 pp = &(*pp)->cnext;
         *pp = ev->cnext;
@@ -106,30 +120,24 @@ static void place(struct eventq *q, struct event *ev)
                 bucket_add(q, (int32_t)((uint64_t)ev->when >> q->shift & MASK), ev);
         } else {
                 bucket_add(q, EVENTQ_OVERFLOW, ev);
-                if (ev->when < q->overflow_min)
-                        q->overflow_min = ev->when;
         }
 }
 
-/* Move overflow events the calendar now covers into it. */
+static sim_time_ns overflow_min(const struct eventq *q)
+{
+        return heap_size(&q->overflow) ? heap_peek_key(&q->overflow) : SIM_TIME_NEVER;
+}
+
+/* Move the overflow events the calendar now covers into it: the earliest
+ * ones, so this costs O(log n) per event moved, whatever stays behind. */
 static void migrate_overflow(struct eventq *q)
 {
-        struct event **pp = &q->buckets[EVENTQ_OVERFLOW];
+        while (heap_size(&q->overflow) && heap_peek_key(&q->overflow) - q->base < SPAN(q)) {
+                struct event *ev = container_of(heap_pop(&q->overflow), struct event, node);
 
-        q->overflow_min = SIM_TIME_NEVER;
-        while (*pp) {
-                struct event *ev = *pp;
-
-                if (ev->when - q->base < SPAN(q)) {
-                        *pp = ev->cnext;        /* unlink here: no walk from the head */
-                        ev->bucket = -1;
-                        q->noverflow--;
-                        place(q, ev);
-                } else {
-                        if (ev->when < q->overflow_min)
-                                q->overflow_min = ev->when;
-                        pp = &ev->cnext;
-                }
+                ev->bucket = -1;
+                q->noverflow--;
+                place(q, ev);
         }
 }
 
@@ -147,7 +155,13 @@ static void resize(struct eventq *q, int shift)
                 ev->cnext = all;
                 all = ev;
         }
-        for (uint32_t b = 0; b <= EVENTQ_BUCKETS; b++) {
+        while ((n = heap_pop(&q->overflow))) {
+                struct event *ev = container_of(n, struct event, node);
+
+                ev->cnext = all;
+                all = ev;
+        }
+        for (uint32_t b = 0; b < EVENTQ_BUCKETS; b++) {
                 for (struct event *ev = q->buckets[b], *next; ev; ev = next) {
                         next = ev->cnext;
                         ev->cnext = all;
@@ -158,7 +172,6 @@ static void resize(struct eventq *q, int shift)
         memset(q->nonempty, 0, EVENTQ_BUCKETS / 8);
         q->in_calendar = 0;
         q->noverflow = 0;
-        q->overflow_min = SIM_TIME_NEVER;
         q->shift = shift;
         for (struct event *ev = all; ev; ev = ev->cnext)
                 first = MIN(first, ev->when);
@@ -205,13 +218,13 @@ static void refill(struct eventq *q)
                 maybe_resize(q);
                 /* Whatever is due within the calendar's reach must be in it
                  * before we jump ahead. */
-                if (q->noverflow && q->overflow_min - q->base < SPAN(q))
+                if (q->noverflow && overflow_min(q) - q->base < SPAN(q))
                         migrate_overflow(q);
                 if (q->in_calendar == 0) {
                         if (q->noverflow == 0)
                                 return;
                         /* Nothing within reach: jump to the first overflow event. */
-                        q->base = q->overflow_min & ~(WIDTH(q) - 1);
+                        q->base = overflow_min(q) & ~(WIDTH(q) - 1);
                         migrate_overflow(q);
                         continue;
                 }
@@ -275,7 +288,7 @@ void eventq_schedule(struct eventq *q, struct event *ev, sim_time_ns when)
          * behind those already due at the same instant. */
         int64_t seq = q->next_seq++;
 
-        if (when < q->base && (ev == q->last || (heap_node_queued(&ev->node) && !ev->fired))) {
+        if (when < q->base && (ev == q->last || (ev->bucket < 0 && heap_node_queued(&ev->node) && !ev->fired))) {
                 /* Staying in the heap (e.g. the event that just fired): one sift. */
                 if (ev == q->last) {
                         q->last = NULL;

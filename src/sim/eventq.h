@@ -11,7 +11,7 @@
  *
  * Only the near future is a heap.  Events due at or after `base` wait,
  * unsorted, in a calendar of 65,536 buckets of 2^k ns, or beyond that in
- * an overflow list; when the heap runs dry the next bucket is poured into
+ * an overflow heap; when the heap runs dry the next bucket is poured into
  * it.  As in Brown's calendar queue the width follows the density of
  * events: narrowed at once when a pour brings more than a thousand events,
  * and otherwise re-chosen (about eight times the mean time between pops)
@@ -56,7 +56,8 @@ struct event {
         sim_time_ns when;
         event_fn fn;
         int64_t seq;
-        int32_t bucket;         /* calendar bucket, EVENTQ_OVERFLOW, or -1 */
+        int32_t bucket;         /* calendar bucket, EVENTQ_OVERFLOW (node is then in
+                                 * the overflow heap), or -1 */
         int fired;              /* popped, still physically at the heap's root */
         struct event *cnext;    /* in its bucket's list */
 };
@@ -67,12 +68,12 @@ struct event {
 
 struct eventq {
         struct heap heap;               /* events due before base */
-        struct event **buckets;         /* list heads: EVENTQ_BUCKETS + the overflow list */
+        struct event **buckets;         /* list heads of the calendar's buckets */
+        struct heap overflow;           /* events beyond the calendar's reach, by time */
         uint64_t *nonempty;             /* bitmap of non-empty buckets */
         uint64_t noverflow;
         sim_time_ns base;               /* start of the next bucket to pour */
         uint64_t in_calendar;           /* events in buckets, not counting overflow */
-        sim_time_ns overflow_min;       /* no overflow event is due earlier */
         int shift;                      /* bucket width is 2^shift ns */
         double gap_ns;                  /* moving average of time between pops */
         sim_time_ns last_pop;
