@@ -39,15 +39,6 @@ static inline void cpumask_fill(struct cpumask *m, int ncpus)
                 cpumask_set(m, c);
 }
 
-/* Highest CPU in @m, or -1 when empty. */
-static inline int cpumask_last(const struct cpumask *m)
-{
-        for (int i = CPUMASK_WORDS - 1; i >= 0; i--)
-                if (m->w[i])
-                        return i * 64 + 63 - __builtin_clzll(m->w[i]);
-        return -1;
-}
-
 static inline int cpumask_first(const struct cpumask *m)
 {
         for (int i = 0; i < CPUMASK_WORDS; i++)
@@ -78,14 +69,5 @@ static inline int cpumask_first_and(const struct cpumask *a, const struct cpumas
         for (int _w = 0; _w < ((ncpus) + 63) / 64; _w++) \
                 for (uint64_t _b = (mask)->w[_w]; _b && ((c) = _w * 64 + __builtin_ctzll(_b), 1); \
                      _b &= _b - 1)
-
-static inline int cpumask_weight(const struct cpumask *m)
-{
-        int n = 0;
-
-        for (int i = 0; i < CPUMASK_WORDS; i++)
-                n += __builtin_popcountll(m->w[i]);
-        return n;
-}
 
 #endif

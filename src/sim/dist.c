@@ -174,23 +174,6 @@ double dist_mean(const struct dist *d)
         return 0;
 }
 
-gboolean dist_may_be_zero(const struct dist *d)
-{
-        switch (d->kind) {
-        case DIST_CONST:
-                return d->a < 1;
-        case DIST_UNIFORM:
-                return d->a < 1;
-        case DIST_EXP:
-        case DIST_NORMAL:
-        case DIST_LOGNORMAL:
-                return TRUE;
-        case DIST_PARETO:
-                return d->b < 1;
-        }
-        return TRUE;
-}
-
 /* splitmix64: spreads a 64-bit input over all output bits. */
 static uint64_t mix64(uint64_t z)
 {

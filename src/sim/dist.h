@@ -41,8 +41,6 @@ gboolean dist_parse(const char *s, enum dist_unit unit, struct dist *out, GError
 int64_t dist_sample(const struct dist *d, gsl_rng *rng);
 /* The distribution's mean (for documentation, checks and `validate`). */
 double dist_mean(const struct dist *d);
-/* True when a draw can be zero or near it (used to reject zero-time loops). */
-gboolean dist_may_be_zero(const struct dist *d);
 
 /* A task's private stream: seeded from the scenario seed and its name. */
 gsl_rng *dist_rng_new(uint64_t scenario_seed, const char *owner_name);

@@ -129,13 +129,3 @@ void mutex_waiter_prio_changed(struct sim *sim, struct task *t)
         sched_update_prio(sim, m->owner);
 }
 
-void mutex_remove_waiter(struct sim *sim, struct task *t)
-{
-        struct mutex *m = t->blocked_on;
-
-        if (!m)
-                return;
-        g_queue_unlink(&m->waiters, &t->waiter_link);
-        t->blocked_on = NULL;
-        sched_update_prio(sim, m->owner);
-}

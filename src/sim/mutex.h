@@ -42,7 +42,5 @@ bool mutex_trylock(struct sim *sim, struct mutex *m, struct task *t);
 int mutex_pi_prio(const struct task *t);
 /* @t's priority changed while blocked: requeue it and pass the change on. */
 void mutex_waiter_prio_changed(struct sim *sim, struct task *t);
-/* Stop waiting (the waiter is going away); recomputes the owner. */
-void mutex_remove_waiter(struct sim *sim, struct task *t);
 
 #endif

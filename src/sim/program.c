@@ -357,14 +357,3 @@ void program_free(struct program *p)
         g_free(p);
 }
 
-const char *program_op_name(enum program_op op)
-{
-        static const char *const names[] = {
-                [OP_COMPUTE] = "compute", [OP_SLEEP] = "sleep", [OP_LOCK] = "lock",
-                [OP_UNLOCK] = "unlock", [OP_RCU_LOCK] = "rcu_read_lock",
-                [OP_RCU_UNLOCK] = "rcu_read_unlock", [OP_CALL_RCU] = "call_rcu",
-                [OP_SYNC_RCU] = "synchronize_rcu", [OP_REPEAT] = "repeat",
-                [OP_REPEAT_END] = "repeat-end", [OP_JUMP] = "jump", [OP_END] = "end",
-        };
-        return names[op];
-}

@@ -70,7 +70,6 @@ struct program {
  * the column (1-based) of the offending text. */
 struct program *program_parse(const char *text, GHashTable *mutexes, GError **error);
 void program_free(struct program *p);
-const char *program_op_name(enum program_op op);
 
 /* For g_autoptr(); the code itself says struct program. */
 typedef struct program RcbProgram;

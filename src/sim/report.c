@@ -138,17 +138,6 @@ gboolean report_lookup(const struct report *r, const char *key, double *out)
         return FALSE;
 }
 
-const char *report_lookup_string(const struct report *r, const char *key)
-{
-        gpointer pos = g_hash_table_lookup(r->index, key);
-        const struct entry *e;
-
-        if (!pos)
-                return NULL;
-        e = &g_array_index(r->entries, struct entry, GPOINTER_TO_UINT(pos) - 1);
-        return e->type == V_STRING ? e->s : NULL;
-}
-
 static void write_string(FILE *f, const char *s)
 {
         fputc('"', f);

@@ -31,7 +31,6 @@ void report_latency(struct report *r, const char *prefix, const struct latency_s
 
 /* Value of @key as a double (booleans are 0/1); FALSE when absent or a string. */
 gboolean report_lookup(const struct report *r, const char *key, double *out);
-const char *report_lookup_string(const struct report *r, const char *key);
 
 void report_write_json(const struct report *r, FILE *f);
 /* Every latency given to report_latency(), as histogram bins with the CDF:
