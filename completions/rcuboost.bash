@@ -34,13 +34,13 @@ _rcuboost()
                 return ;;
         --trace|-t|--emit-jobs)
                 [[ $cmd == compare && $prev != --emit-jobs ]] || { _filedir; return; } ;;
-        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--window|-w|--set|--vary|-v|--metric|-m)
+        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--window|-w|--trace-window|--set|--vary|-v|--metric|-m)
                 return ;;
         esac
 
         local opts
         case $cmd in
-        run)      opts="--policy --out --seed --set --trace --quiet --verbose --help" ;;
+        run)      opts="--policy --out --seed --set --trace --trace-window --quiet --verbose --help" ;;
         compare)  opts="--policies --out --seed --format --window --set --trace --quiet --help" ;;
         check)    opts="--tap --out --help" ;;
         sweep)    opts="--vary --set --policies --seeds --seed --jobs --out --metric --emit-jobs --merge --quiet --help" ;;

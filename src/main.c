@@ -56,6 +56,7 @@ static int cmd_run(int argc, char **argv)
         g_autofree char *out = NULL;
         g_autofree char *seed = NULL;
         g_autofree char *trace = NULL;
+        g_autofree char *trace_window = NULL;
         g_auto(GStrv) sets = NULL;
         gboolean quiet = FALSE;
         gboolean verbose = FALSE;
@@ -70,6 +71,8 @@ static int cmd_run(int argc, char **argv)
                   "SECTION.KEY=VALUE" },
                 { "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace,
                   "Also write a Chrome trace-event JSON timeline (opens in Perfetto)", "FILE" },
+                { "trace-window", 0, 0, G_OPTION_ARG_STRING, &trace_window,
+                  "Trace only this window of the run, e.g. 990ms,60ms (default: all of it)", "START,LENGTH" },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors (and no progress bar)", NULL },
                 { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Also print the scenario and every output file", NULL },
                 { NULL },
@@ -96,6 +99,15 @@ static int cmd_run(int argc, char **argv)
         if (seed && !cli_parse_seed(seed, &opts.seed))
                 return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
         opts.seed_set = seed != NULL;
+        if (trace_window) {
+                g_auto(GStrv) w = g_strsplit(trace_window, ",", -1);
+
+                if (g_strv_length(w) != 2 || !units_parse_duration(w[0], &opts.trace_start_ns, NULL) ||
+                    !units_parse_duration(w[1], &opts.trace_length_ns, NULL) || opts.trace_length_ns <= 0)
+                        return cli_usage_error(ctx, "--trace-window: expected START,LENGTH with units, e.g. 990ms,60ms");
+                if (!trace)
+                        return cli_usage_error(ctx, "--trace-window needs --trace FILE");
+        }
 
         g_autoptr(RcbScenario) sc = scenario_load(argv[1], (const char *const *)sets, &e);
 

@@ -528,6 +528,42 @@ START_TEST(progress_bar_on_a_terminal_only)
 }
 END_TEST
 
+START_TEST(trace_window_limits_the_trace)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *whole = g_build_filename(dir, "whole.json", NULL);
+        g_autofree char *part = g_build_filename(dir, "part.json", NULL);
+        struct result r = run_cli("run", "scenarios/oom.scn", "--set", "scenario.duration=1200ms", "--out", dir,
+                                  "-q", "--trace", whole, NULL);
+        GStatBuf a, b;
+        g_autofree char *text = NULL;
+        g_auto(GStrv) lines = NULL;
+
+        ck_assert_int_eq(r.status, 0);
+        result_clear(&r);
+        r = run_cli("run", "scenarios/oom.scn", "--set", "scenario.duration=1200ms", "--out", dir, "-q",
+                    "--trace", part, "--trace-window", "1s,50ms", NULL);
+        ck_assert_int_eq(r.status, 0);
+        result_clear(&r);
+        ck_assert(g_stat(whole, &a) == 0 && g_stat(part, &b) == 0);
+        ck_assert_int_lt(b.st_size * 5, a.st_size);
+        ck_assert(g_file_get_contents(part, &text, NULL, NULL));
+        lines = g_strsplit(text, "\n", -1);
+        for (int i = 0; lines[i]; i++) {
+                const char *ts = strstr(lines[i], "\"ts\":");
+
+                if (ts) {
+                        double t = g_ascii_strtod(ts + 5, NULL);
+
+                        ck_assert_msg(t >= 1000000 - 0.001 && t <= 1050000 + 0.001, "%s", lines[i]);
+                }
+        }
+        r = run_cli("run", "scenarios/oom.scn", "--trace-window", "1s", NULL);
+        ck_assert_int_eq(r.status, 2);
+        result_clear(&r);
+}
+END_TEST
+
 START_TEST(policies_lists_none)
 {
         struct result r = run_cli("policies", NULL);
@@ -568,6 +604,7 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, signals_stop_a_run_with_incomplete_outputs);
         tcase_add_test(runs, budgets_stop_cleanly);
         tcase_add_test(runs, progress_bar_on_a_terminal_only);
+        tcase_add_test(runs, trace_window_limits_the_trace);
         tcase_add_test(runs, interrupted_sweep_resumes_to_the_same_result);
         tcase_set_timeout(runs, 120);
         suite_add_tcase(s, usage);

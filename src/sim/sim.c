@@ -216,7 +216,10 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 if (!sim->trace_out)
                         goto fail;
                 timeline_chain(sim->timeline, timeline_new(outfile_stream(sim->trace_out), TIMELINE_CHROME_JSON,
-                                                           0, SIM_TIME_NEVER / 2, sim->ncpus));
+                                                           opts->trace_length_ns ? opts->trace_start_ns : 0,
+                                                           opts->trace_length_ns ? opts->trace_length_ns
+                                                                                 : SIM_TIME_NEVER / 2,
+                                                           sim->ncpus));
         }
         sched_start(sim);
         eventq_schedule(&sim->q, &sim->sample_ev, 0);

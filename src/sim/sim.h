@@ -25,6 +25,8 @@ struct sim_options {
         const char *out_dir;    /* NULL: write no files */
         bool summary_only;      /* write summary.json only (sweeps) */
         const char *trace;      /* also write a Chrome trace-event JSON file here, or NULL */
+        int64_t trace_start_ns; /* the trace's window; length 0: the whole run */
+        int64_t trace_length_ns;
         bool seed_set;
         uint64_t seed;          /* overrides [scenario] seed when seed_set */
         /* Set (e.g. by a signal handler) to stop the run at the next event
