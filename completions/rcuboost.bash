@@ -41,7 +41,7 @@ _rcuboost()
         local opts
         case $cmd in
         run)      opts="--policy --out --seed --set --trace --trace-window --quiet --verbose --help" ;;
-        compare)  opts="--policies --out --seed --format --window --set --trace --quiet --help" ;;
+        compare)  opts="--policies --out --seed --format --window --set --trace --jobs --quiet --help" ;;
         check)    opts="--tap --out --help" ;;
         sweep)    opts="--vary --set --policies --seeds --seed --jobs --out --metric --emit-jobs --merge --quiet --help" ;;
         bench)    opts="--repeat --out --quick --help" ;;

@@ -10,6 +10,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli.h"
@@ -372,6 +373,57 @@ static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limi
         g_string_free(vars, TRUE);
 }
 
+/* ---- the runs ---- */
+
+struct compare_job {
+        struct sim *sim;
+        struct result *res;
+        char *rundir;
+        char *tracefile;
+        char *error;            /* the run failed */
+        bool unsafe;            /* the oracle saw a violation */
+};
+
+static void compare_job_run(gpointer data, gpointer user)
+{
+        struct compare_job *job = data;
+        struct result *res = job->res;
+        const struct report *r;
+        GError *e = NULL;
+
+        (void)user;
+        sim_run(job->sim);
+        if (!sim_finish(job->sim, &e)) {
+                job->error = g_strdup(e->message);
+                g_error_free(e);
+        }
+        r = sim_report(job->sim);
+        for (size_t c = 0; c < HEADLINE_COUNT; c++)
+                res->values[c] = lookup(r, headline[c].key);
+        res->oom = lookup(r, "memory.oom") != 0;
+        res->oom_time_ns = lookup(r, "memory.oom_time_ns");
+        res->oom_bytes = lookup(r, "memory.oom_bytes");
+        res->pending_gp_ns = lookup(r, "rcu.gp_in_progress_ns");
+        res->gp_max_ns = lookup(r, "gp_latency.max_ns");
+        for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
+                g_autofree char *key = g_strconcat(cdfs[k].metric, ".count", NULL);
+
+                res->counts[k] = lookup(r, key);
+        }
+        job->unsafe = sim_safety_violations(job->sim) > 0;
+}
+
+static void compare_jobs_free(struct compare_job *jobs, guint n)
+{
+        for (guint p = 0; p < n; p++) {
+                sim_free(jobs[p].sim);
+                g_free(jobs[p].rundir);
+                g_free(jobs[p].tracefile);
+                g_free(jobs[p].error);
+        }
+        g_free(jobs);
+}
+
 /* ---- the command ---- */
 
 int cli_compare(int argc, char **argv)
@@ -384,6 +436,8 @@ int cli_compare(int argc, char **argv)
         g_auto(GStrv) sets = NULL;
         gboolean quiet = FALSE;
         gboolean trace = FALSE;
+        gint nthreads = (gint)MIN(g_get_num_processors(), 64);
+        struct compare_job *jobs;
         const GOptionEntry entries[] = {
                 { "policies", 'p', 0, G_OPTION_ARG_STRING, &policies_opt,
                   "Comma-separated policies to compare (default: all)", "A,B,..." },
@@ -394,6 +448,7 @@ int cli_compare(int argc, char **argv)
                   "Timeline window, e.g. 990ms,60ms (default: [output] timeline_start/_length)", "START,LENGTH" },
                 { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key (repeatable)",
                   "SECTION.KEY=VALUE" },
+                { "jobs", 'j', 0, G_OPTION_ARG_INT, &nthreads, "Runs in parallel (default: one per CPU)", "J" },
                 { "trace", 't', 0, G_OPTION_ARG_NONE, &trace,
                   "Also write DIR/POLICY/trace.json (Chrome trace events, for Perfetto)", NULL },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
@@ -421,6 +476,8 @@ int cli_compare(int argc, char **argv)
                 return status;
         if (argc > 2)
                 return cli_usage_error(ctx, "compare: one scenario at a time");
+        if (nthreads < 1 || nthreads > 1024)
+                return cli_usage_error(ctx, "--jobs: expected 1 to 1024");
         if (format && strcmp(format, "png") && strcmp(format, "svg") && strcmp(format, "pdf"))
                 return cli_usage_error(ctx, "--format: '%s' is not png, svg or pdf", format);
         if (seed && !cli_parse_seed(seed, &opts.seed))
@@ -451,53 +508,54 @@ int cli_compare(int argc, char **argv)
                 out = g_build_filename("out", sc->name, NULL);
 
         res = g_new0(struct result, names->len);
+        jobs = g_new0(struct compare_job, names->len);
         for (guint p = 0; p < names->len; p++) {
-                g_autofree char *rundir = g_build_filename(out, names->pdata[p], NULL);
-                g_autofree char *tracefile = g_build_filename(rundir, "trace.json", NULL);
-                g_autoptr(RcbSim) sim = NULL;
-                const struct report *r;
+                struct compare_job *job = &jobs[p];
 
+                job->res = &res[p];
+                job->res->policy = names->pdata[p];
+                job->rundir = g_build_filename(out, names->pdata[p], NULL);
+                job->tracefile = g_build_filename(job->rundir, "trace.json", NULL);
                 opts.policy = names->pdata[p];
-                opts.out_dir = rundir;
-                opts.trace = trace ? tracefile : NULL;
+                opts.out_dir = job->rundir;
+                opts.trace = trace ? job->tracefile : NULL;
                 opts.interrupt = cli_interrupt_flag();
-                sim = sim_new(sc, &opts, &e);
-                if (!sim) {
+                job->sim = sim_new(sc, &opts, &e);
+                if (!job->sim) {
                         fprintf(stderr, "rcuboost: %s\n", e->message);
                         g_error_free(e);
+                        compare_jobs_free(jobs, names->len);
                         g_free(res);
                         return EXIT_USAGE;
                 }
-                if (!quiet)
-                        fprintf(stderr, "rcuboost: running %s with %s...\n", sc->name, opts.policy);
-                sim_run(sim);
-                if (!sim_finish(sim, &e)) {
-                        fprintf(stderr, "rcuboost: %s: %s\n", opts.policy, e->message);
-                        g_clear_error(&e);
+        }
+        if (!quiet) {
+                g_ptr_array_add(names, NULL);
+                g_autofree char *list = g_strjoinv(", ", (char **)names->pdata);
+
+                g_ptr_array_set_size(names, names->len - 1);
+                fprintf(stderr, "rcuboost: running %s with %s (%d at a time)...\n", sc->name, list,
+                        MIN(nthreads, (int)names->len));
+        }
+        /* Each run has its own struct sim: they run side by side. */
+        GThreadPool *pool = g_thread_pool_new(compare_job_run, NULL, nthreads, TRUE, NULL);
+
+        for (guint p = 0; p < names->len; p++)
+                g_thread_pool_push(pool, &jobs[p], NULL);
+        g_thread_pool_free(pool, FALSE, TRUE);
+        for (guint p = 0; p < names->len; p++) {
+                if (jobs[p].error) {
+                        fprintf(stderr, "rcuboost: %s: %s\n", jobs[p].res->policy, jobs[p].error);
                         status = EXIT_FAILED;
                 }
-                r = sim_report(sim);
-                res[p].policy = names->pdata[p];
-                for (size_t c = 0; c < HEADLINE_COUNT; c++)
-                        res[p].values[c] = lookup(r, headline[c].key);
-                res[p].oom = lookup(r, "memory.oom") != 0;
-                res[p].oom_time_ns = lookup(r, "memory.oom_time_ns");
-                res[p].oom_bytes = lookup(r, "memory.oom_bytes");
-                res[p].pending_gp_ns = lookup(r, "rcu.gp_in_progress_ns");
-                res[p].gp_max_ns = lookup(r, "gp_latency.max_ns");
-                for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
-                        g_autofree char *key = g_strconcat(cdfs[k].metric, ".count", NULL);
-
-                        res[p].counts[k] = lookup(r, key);
-                }
-                if (sim_safety_violations(sim) > 0 && status == EXIT_OK)
+                if (jobs[p].unsafe && status == EXIT_OK)
                         status = EXIT_UNSAFE;
-                if (cli_interrupt_status()) {
-                        fprintf(stderr, "rcuboost: interrupted; %s's outputs are marked \"complete\": false\n",
-                                opts.policy);
-                        g_free(res);
-                        return cli_interrupt_status();
-                }
+        }
+        compare_jobs_free(jobs, names->len);
+        if (cli_interrupt_status()) {
+                fprintf(stderr, "rcuboost: interrupted; the outputs are marked \"complete\": false\n");
+                g_free(res);
+                return cli_interrupt_status();
         }
         if (!write_tables(out, res, (int)names->len, &e) || !write_events(out, res, (int)names->len, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
