@@ -64,6 +64,20 @@ static inline int cpumask_first_and(const struct cpumask *a, const struct cpumas
         return -1;
 }
 
+/* Is any CPU below @ncpus other than @cpu set in @m? */
+static inline bool cpumask_any_but(const struct cpumask *m, int cpu, int ncpus)
+{
+        for (int i = 0; i < (ncpus + 63) / 64; i++) {
+                uint64_t w = m->w[i];
+
+                if (i == cpu / 64)
+                        w &= ~(UINT64_C(1) << (cpu % 64));
+                if (w)
+                        return true;
+        }
+        return false;
+}
+
 /* for_each_cpu(c, mask, ncpus) { ... }: the set CPUs below ncpus, in order. */
 #define for_each_cpu(c, mask, ncpus) \
         for (int _w = 0; _w < ((ncpus) + 63) / 64; _w++) \

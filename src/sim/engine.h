@@ -53,8 +53,6 @@ struct sim {
         /* scheduler state shared by all CPUs */
         int *resched;                   /* CPUs marked by sched_resched() */
         int nresched;
-        int nr_rt_queued;
-        int nr_queued;
         struct cpumask idle;            /* CPUs running nothing */
         struct cpumask rt_waiting;      /* CPUs with queued RT-class tasks */
         struct cpumask fair_waiting;    /* CPUs with queued fair tasks */

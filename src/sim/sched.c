@@ -70,14 +70,12 @@ static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
                 int64_t seq = head ? --cpu->head_seq : ++cpu->tail_seq;
 
                 heap_push(&cpu->rt_rq, &t->rq_node, t->prio, seq);
-                sim->nr_rt_queued++;
                 cpumask_set(&sim->rt_waiting, cpu->id);
         } else {
                 heap_push(&cpu->fair_rq, &t->rq_node, 0, t->vruntime);
                 cpu->fair_weight += t->weight;
                 cpumask_set(&sim->fair_waiting, cpu->id);
         }
-        sim->nr_queued++;
 }
 
 static void dequeue(struct sim *sim, struct cpu *cpu, struct task *t)
@@ -85,7 +83,6 @@ static void dequeue(struct sim *sim, struct cpu *cpu, struct task *t)
         /* The heap a task sits in follows its class at enqueue time. */
         if (t->rq_node.slot < cpu->rt_rq.n && cpu->rt_rq.v[t->rq_node.slot].node == &t->rq_node) {
                 heap_remove(&cpu->rt_rq, &t->rq_node);
-                sim->nr_rt_queued--;
                 if (!heap_size(&cpu->rt_rq))
                         cpumask_clear_cpu(&sim->rt_waiting, cpu->id);
         } else {
@@ -94,7 +91,6 @@ static void dequeue(struct sim *sim, struct cpu *cpu, struct task *t)
                 if (!heap_size(&cpu->fair_rq))
                         cpumask_clear_cpu(&sim->fair_waiting, cpu->id);
         }
-        sim->nr_queued--;
 }
 
 static inline struct task *rq_task(struct heap_node *n)
@@ -376,7 +372,7 @@ static void pull(struct sim *sim, struct cpu *cpu)
         struct task *best = NULL;
         struct cpu *from = NULL;
 
-        if (!cpu->rt_throttled && sim->nr_rt_queued > (int)heap_size(&cpu->rt_rq)) {
+        if (!cpu->rt_throttled && cpumask_any_but(&sim->rt_waiting, cpu->id, sim->ncpus)) {
                 int c;
 
                 for_each_cpu(c, &sim->rt_waiting, sim->ncpus) {
@@ -395,7 +391,7 @@ static void pull(struct sim *sim, struct cpu *cpu)
                         }
                 }
         }
-        if (!best && local_rank == PRIO_IDLE && sim->nr_queued > 0) {
+        if (!best && local_rank == PRIO_IDLE && cpumask_any_but(&sim->fair_waiting, cpu->id, sim->ncpus)) {
                 /* Idle balance: the leftmost allowed fair task of the busiest
                  * CPU; the others are looked at only if none there may come. */
                 struct cpu *busiest = NULL;
@@ -450,13 +446,11 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                         bool head = task_is_rt(prev) && prev->rr_ticks_left > 0;
 
                         prev->state = TASK_RUNNABLE;
-                        prev->preempted = true;
                         /* Its affinity no longer allows this CPU: it moves
                          * once it is switched out (below). */
                         if (cpumask_test(&prev->affinity, cpu->id))
                                 enqueue(sim, cpu, prev, head);
                 } else {
-                        prev->preempted = false;
                 }
         }
         pull(sim, cpu);
@@ -466,7 +460,6 @@ static void schedule(struct sim *sim, struct cpu *cpu)
 
         if (prev && next == prev) {
                 prev->state = TASK_RUNNING;
-                prev->preempted = false;
                 cpu->curr = prev;
                 prev->exec_start = sim->now;
                 sched_burn_start(sim, prev);
@@ -490,11 +483,8 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                 timeline_cpu(sim->timeline, sim->now, cpu->id, NULL);
                 /* What the CPU was charged is absorbed by idle time. */
                 cpu->pending_overhead_ns = 0;
-                cpu->idle_since = sim->now;
                 return;
         }
-        if (!prev)
-                cpu->idle_ns += sim->now - cpu->idle_since;
         sim_charge_cpu(sim, cpu->id, COST_CONTEXT_SWITCH, 1, COST_PATH_SCHED);
         cpumask_clear_cpu(&sim->idle, cpu->id);
         timeline_cpu(sim->timeline, sim->now, cpu->id, next->name);

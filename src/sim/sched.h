@@ -49,8 +49,6 @@ struct cpu {
 
         struct event tick_ev;
         uint64_t nr_switches;
-        int64_t idle_since;
-        int64_t idle_ns;
 };
 
 void sched_init(struct sim *sim);

@@ -80,7 +80,6 @@ struct task {
         sim_time_ns picked_at;          /* when it last got the CPU */
         int64_t sum_exec_ns;            /* total CPU time */
         int rr_ticks_left;
-        bool preempted;                 /* last switch-out was a preemption */
 
         /* ---- execution ---- */
         task_step_fn step;
