@@ -223,6 +223,95 @@ START_TEST(calendar_agrees_with_a_reference)
 }
 END_TEST
 
+/* The ns-3 benchmark's shape, where the calendar narrows to 1 ns buckets
+ * and pours them whole as sorted runs: a large population (so the resize
+ * sorts by bucket), hundreds of events per instant, plus moves,
+ * cancellations and far events.  Checked against a GSequence. */
+static gint rec_cmp(gconstpointer a, gconstpointer b, gpointer unused)
+{
+        const struct event *x = &((const struct rec *)a)->ev, *y = &((const struct rec *)b)->ev;
+
+        (void)unused;
+        if (x->when != y->when)
+                return x->when < y->when ? -1 : 1;
+        return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+START_TEST(dense_instants_agree_with_a_reference)
+{
+        enum { N = 20000 };
+        struct eventq q;
+        struct rec *r = g_new0(struct rec, N);
+        GSequenceIter **where = g_new0(GSequenceIter *, N);
+        GSequence *ref = g_sequence_new(NULL);
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_taus2);
+        int64_t now = 0;
+        bool narrowed = false;
+        uint64_t pops = 0;
+
+        gsl_rng_set(rng, 11);
+        eventq_init(&q);
+        for (int i = 0; i < N; i++) {
+                r[i].id = i;
+                event_init(&r[i].ev, NULL);
+                eventq_schedule(&q, &r[i].ev, (int64_t)gsl_rng_uniform_int(rng, 300));
+                where[i] = g_sequence_insert_sorted(ref, &r[i], rec_cmp, NULL);
+        }
+        for (int step = 0; step < 400000; step++) {
+                double u = gsl_rng_uniform(rng);
+
+                if (u < 0.85) {
+                        struct event *ev = eventq_pop(&q);
+                        struct rec *want, *got;
+
+                        if (g_sequence_is_empty(ref)) {
+                                ck_assert_ptr_null(ev);
+                                continue;
+                        }
+                        want = g_sequence_get(g_sequence_get_begin_iter(ref));
+                        ck_assert_ptr_nonnull(ev);
+                        got = container_of(ev, struct rec, ev);
+                        ck_assert_msg(got == want, "popped %d at %" G_GINT64_FORMAT ", expected %d at %"
+                                      G_GINT64_FORMAT, got->id, ev->when, want->id, want->ev.when);
+                        g_sequence_remove(where[got->id]);
+                        where[got->id] = NULL;
+                        now = ev->when;
+                        pops++;
+                        narrowed |= q.shift == 0;
+                        if (u < 0.80) {
+                                /* Its successor, as in ns-3's bench-scheduler. */
+                                eventq_schedule(&q, ev, now + (int64_t)gsl_rng_uniform_int(rng, 200));
+                                where[got->id] = g_sequence_insert_sorted(ref, got, rec_cmp, NULL);
+                        }
+                } else {
+                        struct rec *x = &r[gsl_rng_uniform_int(rng, N)];
+
+                        if (where[x->id])
+                                g_sequence_remove(where[x->id]);
+                        where[x->id] = NULL;
+                        if (u < 0.90) {
+                                eventq_cancel(&q, &x->ev);
+                        } else {
+                                /* Now, soon, or far beyond the calendar. */
+                                int64_t d = u < 0.93 ? 0 : u < 0.98 ? (int64_t)gsl_rng_uniform_int(rng, 200)
+                                          : INT64_C(1000000) + (int64_t)gsl_rng_uniform_int(rng, 1000);
+
+                                eventq_schedule(&q, &x->ev, now + d);
+                                where[x->id] = g_sequence_insert_sorted(ref, x, rec_cmp, NULL);
+                        }
+                }
+                ck_assert_uint_eq(eventq_size(&q), (uint64_t)g_sequence_get_length(ref));
+        }
+        ck_assert(narrowed);
+        ck_assert_uint_gt(pops, 300000);
+        eventq_finish(&q);
+        gsl_rng_free(rng);
+        g_sequence_free(ref);
+        g_free(where);
+        g_free(r);
+}
+END_TEST
+
 static Suite *eventq_suite(void)
 {
         Suite *s = suite_create("eventq");
@@ -233,6 +322,7 @@ static Suite *eventq_suite(void)
         tcase_add_test(tc, cancel_removes_only_that_event);
         tcase_add_test(tc, random_operations_keep_total_order);
         tcase_add_test(tc, calendar_agrees_with_a_reference);
+        tcase_add_test(tc, dense_instants_agree_with_a_reference);
         suite_add_tcase(s, tc);
         tc = tcase_create("stats");
         tcase_add_test(tc, histogram_bins_match_gsl_search);

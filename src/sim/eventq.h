@@ -9,24 +9,33 @@
  * Scheduling an event that is already pending moves it (reschedule);
  * cancelling is O(log n).  Nothing here allocates per event.
  *
- * Only the near future is a heap.  Events due at or after `base` wait,
- * unsorted, in a calendar of 65,536 buckets of 2^k ns, or beyond that in
- * an overflow heap; when the heap runs dry the next bucket is poured into
- * it.  As in Brown's calendar queue the width follows the density of
- * events: narrowed at once when a pour brings more than a thousand events,
- * and otherwise re-chosen (about eight times the mean time between pops)
- * at most once per (number pending) pops, so that re-placing every event
- * stays O(1) per event.  So most insertions and
- * cancellations are O(1), and the heap holds a few events and stays in
- * cache, whatever the number pending.  Order is still exactly (time,
- * sequence): everything in the heap is due before everything in the
- * calendar.
+ * Only the near future is sorted.  Events due at or after `base` wait in a
+ * calendar of 65,536 buckets of 2^k ns, or beyond that in an overflow
+ * heap; when nothing before `base` is left, the next bucket is poured.  A
+ * bucket is a list appended at its tail, and events often arrive in (time,
+ * sequence) order -- always in a bucket 1 ns wide, where every event is
+ * due at the same instant and the sequence number is the newest.  A
+ * bucket that stayed in order becomes the run, popped from its front in
+ * O(1) without being sorted; any other is poured into a 4-ary heap.  Pops
+ * take the earlier of the run's head and the heap's root.
+ *
+ * As in Brown's calendar queue the width follows the density of events:
+ * narrowed at once when a pour brings more than a thousand events, and
+ * otherwise re-chosen (about eight times the mean time between pops) at
+ * most once per (number pending) pops.  A resize re-places every event in
+ * order within each bucket (a counting sort by bucket, then each bucket's
+ * few events sorted), so the buckets pour as runs again.  So most
+ * insertions, cancellations and pops are O(1), and the heap holds a few
+ * events and stays in cache, whatever the number pending.  Order is still
+ * exactly (time, sequence): everything in the heap and the run is due
+ * before everything in the calendar.
  *
  * Most handlers schedule their own event again (a tick, a task burning its
- * next stretch of CPU).  So eventq_pop() leaves the event it returns at the
- * root of the heap, marked fired: rescheduling it then is a single sift
+ * next stretch of CPU).  So eventq_pop() leaves an event it takes from the
+ * heap at the root, marked fired: rescheduling it then is a single sift
  * down instead of a removal plus an insertion.  It is really removed at the
- * next pop, or when the queue is looked at, if nobody rescheduled it.
+ * next pop, or when the queue is looked at, if nobody rescheduled it.  (An
+ * event from the run is simply unlinked.)
  */
 #ifndef RCUBOOST_EVENTQ_H
 #define RCUBOOST_EVENTQ_H
@@ -56,8 +65,9 @@ struct event {
         sim_time_ns when;
         event_fn fn;
         int64_t seq;
-        int32_t bucket;         /* calendar bucket, EVENTQ_OVERFLOW (node is then in
-                                 * the overflow heap), or -1 */
+        int32_t bucket;         /* calendar bucket (or the one it came from, in the
+                                 * run), EVENTQ_OVERFLOW (node is then in the
+                                 * overflow heap), or -1 */
         int fired;              /* popped, still physically at the heap's root */
         struct event *cnext;    /* in its bucket's list */
 };
@@ -66,14 +76,21 @@ struct event {
 #define EVENTQ_BUCKETS (1u << 16)
 #define EVENTQ_OVERFLOW ((int32_t)EVENTQ_BUCKETS)
 
+struct eventq_bucket {
+        struct event *head, *tail;
+        sim_time_ns tail_when;          /* so that appending need not look at the tail */
+};
+
 struct eventq {
-        struct heap heap;               /* events due before base */
-        struct event **buckets;         /* list heads of the calendar's buckets */
-        struct heap overflow;           /* events beyond the calendar's reach, by time */
+        struct heap heap;               /* events due before base ... */
+        struct event *run;              /* ... and more of them, in order, in a list */
+        struct eventq_bucket *buckets;  /* the calendar */
         uint64_t *nonempty;             /* bitmap of non-empty buckets */
+        uint64_t *disordered;           /* bitmap of buckets not in (time, seq) order */
+        uint64_t listed;                /* events in buckets or the run */
+        struct heap overflow;           /* events beyond the calendar's reach, by time */
         uint64_t noverflow;
         sim_time_ns base;               /* start of the next bucket to pour */
-        uint64_t in_calendar;           /* events in buckets, not counting overflow */
         int shift;                      /* bucket width is 2^shift ns */
         double gap_ns;                  /* moving average of time between pops */
         sim_time_ns last_pop;

@@ -125,3 +125,10 @@ void heap_rekey(struct heap *h, struct heap_node *node, int64_t key, int64_t tie
         else
                 sift_down(h, i);
 }
+
+void heap_clear(struct heap *h)
+{
+        for (uint32_t i = 0; i < h->n; i++)
+                h->v[i].node->slot = HEAP_NOT_QUEUED;
+        h->n = 0;
+}

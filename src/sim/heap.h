@@ -63,6 +63,8 @@ static inline int64_t heap_peek_key(const struct heap *h)
 void heap_push(struct heap *h, struct heap_node *node, int64_t key, int64_t tie);
 struct heap_node *heap_pop(struct heap *h);
 void heap_remove(struct heap *h, struct heap_node *node);
+/* Empty the heap at once, in no order (read it with heap_slot_at first). */
+void heap_clear(struct heap *h);
 /* Change the keys of a queued node and restore the order. */
 void heap_rekey(struct heap *h, struct heap_node *node, int64_t key, int64_t tie);
 /* Slot @i, for callers that must scan every queued node (rare paths). */
