@@ -189,6 +189,30 @@ START_TEST(timed_event_changes_priority)
 }
 END_TEST
 
+/* Placement knows a running task's new priority: once a is raised above
+ * b, a waking task of a priority between them goes to b's CPU. */
+START_TEST(placement_follows_priority_of_running_tasks)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(2, "1s")
+                "[task:a]\nsched=fifo:10\nprogram=compute 100ms\n"
+                "[task:b]\nsched=fifo:20\nprogram=compute 100ms\n"
+                "[task:w]\nsched=fifo:30\nstart=20ms\nprogram=compute 5ms\n"
+                "[event:raise]\nat=10ms\ntask=a\nsched=fifo:50\n", "none", &sc);
+        struct task *a = find_task(sim, "a"), *b = find_task(sim, "b"), *w = find_task(sim, "w");
+
+        sim_run_until(sim, MS(5));
+        ck_assert(a->state == TASK_RUNNING && b->state == TASK_RUNNING);
+        sim_run_until(sim, MS(20) + 1);
+        ck_assert_int_eq(a->state, TASK_RUNNING);
+        ck_assert_int_eq(w->state, TASK_RUNNING);
+        ck_assert_int_eq(w->cpu, b->cpu);
+        ck_assert_int_eq(b->state, TASK_RUNNABLE);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 START_TEST(start_and_stop_bound_a_task)
 {
         struct scenario *sc;
@@ -225,6 +249,7 @@ static Suite *sched_suite(void)
         tcase_add_test(pol, fair_share_follows_nice_weights);
         tcase_add_test(place, affinity_is_respected_even_with_idle_cpus);
         tcase_add_test(place, most_urgent_tasks_run_across_cpus);
+        tcase_add_test(place, placement_follows_priority_of_running_tasks);
         tcase_add_test(thr, rt_throttling_leaves_time_to_fair_tasks);
         tcase_add_test(thr, no_throttling_by_default);
         suite_add_tcase(s, pre);

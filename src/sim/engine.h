@@ -56,6 +56,12 @@ struct sim {
         struct cpumask idle;            /* CPUs running nothing */
         struct cpumask rt_waiting;      /* CPUs with queued RT-class tasks */
         struct cpumask fair_waiting;    /* CPUs with queued fair tasks */
+        /* As Linux's cpupri: the CPUs by the priority of what they run
+         * (PRIO_IDLE for nothing), throttled ones in none, and which of
+         * these sets are not empty. */
+        struct cpumask at_rank[PRIO_IDLE + 1];
+        int at_rank_count[PRIO_IDLE + 1];
+        uint64_t ranks_used[(PRIO_IDLE + 64) / 64];
         uint64_t migrations;
         struct event rt_period_ev;
 

@@ -22,9 +22,10 @@ void eventq_init(struct eventq *q)
         q->noverflow = 0;
         q->base = 0;
         q->shift = EVENTQ_WIDTH_SHIFT;
-        q->gap_ns = (double)(INT64_C(1) << EVENTQ_WIDTH_SHIFT) / 8;
         q->last_pop = 0;
-        q->pops_since_resize = 0;
+        q->checked_at = 0;
+        q->pops_since_check = 0;
+        q->wanted = EVENTQ_WIDTH_SHIFT;
         q->next_seq = 0;
         q->fired = 0;
         q->last = NULL;
@@ -288,21 +289,28 @@ static void resize(struct eventq *q, int shift)
         replace_all(q, (struct heap_slot *)(void *)all->data, all->len);
 }
 
-/* Width for the current density: about eight events per bucket, looked at
- * no more often than once per (number pending) pops, so that a resize
- * costs O(1) per event. */
+/* Width for the current density: about eight events per bucket, from the
+ * mean time between pops since the last look, looked at no more often
+ * than once per (number pending) pops, so that a resize costs O(1) per
+ * event.  Bursts (every CPU's tick at once) average out over so many. */
 static void maybe_resize(struct eventq *q)
 {
         uint64_t pending = heap_size(&q->heap) + q->listed + q->noverflow;
+        uint64_t per8;
         int want;
 
-        if (q->pops_since_resize < MAX(pending, 4096))
+        if (q->pops_since_check < MAX(pending, 4096))
                 return;
-        q->pops_since_resize = 0;
-        want = (int)g_bit_storage((gulong)(8 * q->gap_ns + 1)) - 1;
+        per8 = (uint64_t)(q->last_pop - q->checked_at) * 8 / q->pops_since_check;
+        q->checked_at = q->last_pop;
+        q->pops_since_check = 0;
+        want = (int)g_bit_storage((gulong)per8 + 1) - 1;
         want = CLAMP(want, 0, MAX_SHIFT);
-        if (ABS(want - q->shift) >= 2)
-                resize(q, want);
+        /* Only when two looks in a row agree: one burst is not a trend. */
+        if (ABS(want - q->shift) >= 2 && ABS(q->wanted - q->shift) >= 2 &&
+            (want > q->shift) == (q->wanted > q->shift))
+                resize(q, (want + q->wanted) / 2);
+        q->wanted = want;
 }
 
 /* Bucket @j, due next, leaves the calendar: whole, as the run, if it is
@@ -459,10 +467,9 @@ struct event *eventq_pop(struct eventq *q)
                 q->last = ev;
         }
         q->fired++;
-        /* Density estimate for the bucket width. */
-        q->gap_ns += ((double)(ev->when - q->last_pop) - q->gap_ns) / 1024;
+        /* For the density, in maybe_resize(). */
         q->last_pop = ev->when;
-        q->pops_since_resize++;
+        q->pops_since_check++;
         return ev;
 }
 

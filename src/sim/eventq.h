@@ -92,9 +92,10 @@ struct eventq {
         uint64_t noverflow;
         sim_time_ns base;               /* start of the next bucket to pour */
         int shift;                      /* bucket width is 2^shift ns */
-        double gap_ns;                  /* moving average of time between pops */
-        sim_time_ns last_pop;
-        uint64_t pops_since_resize;
+        sim_time_ns last_pop;           /* when the last popped event was due */
+        sim_time_ns checked_at;         /* last_pop when the width was last looked at */
+        uint64_t pops_since_check;
+        int wanted;                     /* the width that look asked for */
         int64_t next_seq;
         uint64_t fired;                 /* events handed out by eventq_pop() */
         struct event *last;             /* the fired event at the root, if any */

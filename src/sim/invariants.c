@@ -58,11 +58,25 @@ void sim_check_invariants(struct sim *sim)
                 } else {
                         CHECK(cpumask_test(&sim->idle, c), "an idle CPU is not marked idle", NULL);
                 }
+                CHECK(cpu->rank == (cpu->rt_throttled ? -1 : cpu->curr ? cpu->curr->prio : PRIO_IDLE),
+                      "a CPU's rank disagrees with what it runs", cpu->curr);
+                for (int r = 0; r <= PRIO_IDLE; r++)
+                        CHECK(cpumask_test(&sim->at_rank[r], c) == (r == cpu->rank),
+                              "a CPU is in the wrong rank set", cpu->curr);
                 CHECK(cpumask_test(&sim->rt_waiting, c) == (heap_size(&cpu->rt_rq) > 0) &&
                       cpumask_test(&sim->fair_waiting, c) == (heap_size(&cpu->fair_rq) > 0),
                       "a waiting-task mask disagrees with its run queue", NULL);
                 sum[0] += sim->rcu.cpus[c].flipctr[0];
                 sum[1] += sim->rcu.cpus[c].flipctr[1];
+        }
+        for (int r = 0; r <= PRIO_IDLE; r++) {
+                int n = 0;
+
+                for (int c = 0; c < sim->ncpus; c++)
+                        n += cpumask_test(&sim->at_rank[r], c);
+                CHECK(n == sim->at_rank_count[r] &&
+                      ((sim->ranks_used[r / 64] >> (r % 64)) & 1) == (n > 0),
+                      "a rank set's count or used bit disagrees with it", NULL);
         }
         CHECK(sum[0] == sim->rcu.flipsum[0] && sum[1] == sim->rcu.flipsum[1],
               "flip-counter sums drifted from the per-CPU counters", NULL);

@@ -35,6 +35,10 @@ void sched_init(struct sim *sim)
                 struct cpu *cpu = &sim->cpus[c];
 
                 cpu->id = c;
+                cpu->rank = PRIO_IDLE;
+                cpumask_set(&sim->at_rank[PRIO_IDLE], c);
+                sim->at_rank_count[PRIO_IDLE]++;
+                sim->ranks_used[PRIO_IDLE / 64] |= UINT64_C(1) << (PRIO_IDLE % 64);
                 heap_init(&cpu->rt_rq);
                 heap_init(&cpu->fair_rq);
                 event_init(&cpu->tick_ev, tick_event);
@@ -198,28 +202,73 @@ static bool preempts(struct sim *sim, struct cpu *cpu, struct task *t)
         return curr->vruntime - t->vruntime > sim->sc->wakeup_granularity_ns;
 }
 
+/* Keep @cpu in the set of its rank: called whenever what it runs, that
+ * task's priority or its throttling changes. */
+static void cpu_rank_changed(struct sim *sim, struct cpu *cpu)
+{
+        int r = cpu->rt_throttled ? -1 : cpu_rank(cpu);
+
+        if (r == cpu->rank)
+                return;
+        if (cpu->rank >= 0) {
+                cpumask_clear_cpu(&sim->at_rank[cpu->rank], cpu->id);
+                if (--sim->at_rank_count[cpu->rank] == 0)
+                        sim->ranks_used[cpu->rank / 64] &= ~(UINT64_C(1) << (cpu->rank % 64));
+        }
+        if (r >= 0) {
+                cpumask_set(&sim->at_rank[r], cpu->id);
+                if (sim->at_rank_count[r]++ == 0)
+                        sim->ranks_used[r / 64] |= UINT64_C(1) << (r % 64);
+        }
+        cpu->rank = r;
+}
+
+/* An allowed CPU, other than @skip, running the least urgent thing, if
+ * that is less urgent than @above: @prefer if it is among the equals,
+ * else the first.  -1 if none.  Looks only at ranks in use, from idle
+ * up, instead of at every CPU. */
+static int least_urgent_cpu(struct sim *sim, const struct cpumask *allowed, int above, int prefer, int skip)
+{
+        for (int w = (PRIO_IDLE + 64) / 64 - 1; w >= 0; w--) {
+                for (uint64_t used = sim->ranks_used[w]; used; used &= ~(UINT64_C(1) << (63 - __builtin_clzll(used)))) {
+                        int r = w * 64 + 63 - __builtin_clzll(used);
+                        const struct cpumask *m = &sim->at_rank[r];
+                        int first = -1;
+
+                        if (r <= above)
+                                return -1;
+                        if (prefer >= 0 && prefer != skip && cpumask_test(m, prefer) &&
+                            cpumask_test(allowed, prefer))
+                                return prefer;
+                        for (int i = 0; i < (sim->ncpus + 63) / 64 && first < 0; i++) {
+                                uint64_t bits = m->w[i] & allowed->w[i];
+
+                                if (skip >= 0 && skip / 64 == i)
+                                        bits &= ~(UINT64_C(1) << (skip % 64));
+                                if (bits)
+                                        first = i * 64 + __builtin_ctzll(bits);
+                        }
+                        if (first >= 0)
+                                return first;
+                }
+        }
+        return -1;
+}
+
 /* Where a waking RT task should go: its last CPU if it would run there at
  * once, else the allowed CPU running the least urgent thing. */
 static int select_cpu_rt(struct sim *sim, struct task *t)
 {
         int last = t->cpu;
-        int best = -1;
-        int best_rank = -1;
+        int best;
 
         if (cpumask_test(&t->affinity, last) && !sim->cpus[last].rt_throttled &&
             t->prio < cpu_rank(&sim->cpus[last]))
                 return last;
-        for (int c = 0; c < sim->ncpus; c++) {
-                int rank;
-
-                if (!cpumask_test(&t->affinity, c))
-                        continue;
-                rank = sim->cpus[c].rt_throttled ? -1 : cpu_rank(&sim->cpus[c]);
-                if (rank > best_rank || (rank == best_rank && c == last)) {
-                        best = c;
-                        best_rank = rank;
-                }
-        }
+        best = least_urgent_cpu(sim, &t->affinity, -1, last, -1);
+        /* Only throttled CPUs allowed: stay where it was. */
+        if (best < 0 && cpumask_test(&t->affinity, last))
+                best = last;
         return best;
 }
 
@@ -328,19 +377,7 @@ static void push_task(struct sim *sim, struct cpu *cpu, struct task *t)
         int target = -1;
 
         if (task_is_rt(t)) {
-                int best_rank = must_move ? -2 : t->prio;
-
-                for (int c = 0; c < sim->ncpus; c++) {
-                        int rank;
-
-                        if (c == cpu->id || !cpumask_test(&t->affinity, c) || sim->cpus[c].rt_throttled)
-                                continue;
-                        rank = cpu_rank(&sim->cpus[c]);
-                        if (rank > best_rank) {
-                                best_rank = rank;
-                                target = c;
-                        }
-                }
+                target = least_urgent_cpu(sim, &t->affinity, must_move ? -1 : t->prio, -1, cpu->id);
         } else {
                 /* This CPU is busy (it just chose another task), so any idle
                  * CPU found is another one. */
@@ -377,16 +414,24 @@ static void pull(struct sim *sim, struct cpu *cpu)
 
                 for_each_cpu(c, &sim->rt_waiting, sim->ncpus) {
                         struct cpu *o = &sim->cpus[c];
+                        /* A queue's keys are its tasks' priorities: look
+                         * only at tasks that would win, and at no queue
+                         * whose most urgent task would not. */
+                        int limit = best ? best->prio : local_rank;
 
-                        if (o == cpu)
+                        if (o == cpu || heap_peek_key(&o->rt_rq) >= limit)
                                 continue;
                         for (uint32_t i = 0; i < heap_size(&o->rt_rq); i++) {
-                                struct task *t = rq_task(heap_slot_at(&o->rt_rq, i)->node);
+                                const struct heap_slot *slot = heap_slot_at(&o->rt_rq, i);
+                                struct task *t;
 
-                                if (t->prio < local_rank && cpumask_test(&t->affinity, cpu->id) &&
-                                    (!best || t->prio < best->prio)) {
+                                if (slot->key >= limit)
+                                        continue;
+                                t = rq_task(slot->node);
+                                if (cpumask_test(&t->affinity, cpu->id)) {
                                         best = t;
                                         from = o;
+                                        limit = t->prio;
                                 }
                         }
                 }
@@ -440,6 +485,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                 sched_update_curr(sim, cpu);
                 burn_stop(sim, prev);
                 cpu->curr = NULL;
+                cpu_rank_changed(sim, cpu);
                 if (prev->state == TASK_RUNNING) {
                         /* Preempted: an RT task keeps its place at the head
                          * unless its RR slice ran out. */
@@ -461,6 +507,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         if (prev && next == prev) {
                 prev->state = TASK_RUNNING;
                 cpu->curr = prev;
+                cpu_rank_changed(sim, cpu);
                 prev->exec_start = sim->now;
                 sched_burn_start(sim, prev);
                 return;
@@ -491,6 +538,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         if (next->rcu_nesting > 0)
                 timeline_end(sim->timeline, sim->now, "blocked", next->id);
         cpu->curr = next;
+        cpu_rank_changed(sim, cpu);
         next->state = TASK_RUNNING;
         next->cpu = cpu->id;
         next->exec_start = sim->now;
@@ -540,6 +588,7 @@ bool sched_update_prio(struct sim *sim, struct task *t)
                 break;
         case TASK_RUNNING:
                 t->prio = p;
+                cpu_rank_changed(sim, cpu);
                 if (worse) {
                         struct task *n = peek_next(cpu);
 
@@ -611,6 +660,7 @@ void sched_tick(struct sim *sim, struct cpu *cpu)
                 if (sim->sc->rt_runtime_ns >= 0 && !cpu->rt_throttled &&
                     cpu->rt_time_ns > sim->sc->rt_runtime_ns) {
                         cpu->rt_throttled = true;
+                        cpu_rank_changed(sim, cpu);
                         sched_resched(sim, cpu->id);
                 }
         } else if (heap_size(&cpu->fair_rq)) {
@@ -645,6 +695,7 @@ static void rt_period_event(struct sim *sim, struct event *ev)
                 cpu->rt_time_ns = MAX(0, cpu->rt_time_ns - sim->sc->rt_runtime_ns);
                 if (cpu->rt_throttled && cpu->rt_time_ns < sim->sc->rt_runtime_ns) {
                         cpu->rt_throttled = false;
+                        cpu_rank_changed(sim, cpu);
                         sched_resched(sim, c);
                 }
         }
