@@ -29,6 +29,9 @@ _rcuboost()
         --format|-f)
                 COMPREPLY=($(compgen -W "png svg pdf" -- "$cur"))
                 return ;;
+        --trace-format)
+                COMPREPLY=($(compgen -W "json ftrace" -- "$cur"))
+                return ;;
         --out|-o)
                 _filedir -d
                 return ;;
@@ -40,8 +43,8 @@ _rcuboost()
 
         local opts
         case $cmd in
-        run)      opts="--policy --out --seed --set --trace --trace-window --quiet --verbose --help" ;;
-        compare)  opts="--policies --out --seed --format --window --set --trace --jobs --quiet --help" ;;
+        run)      opts="--policy --out --seed --set --trace --trace-format --trace-window --quiet --verbose --help" ;;
+        compare)  opts="--policies --out --seed --format --window --set --trace --trace-format --jobs --quiet --help" ;;
         check)    opts="--tap --out --help" ;;
         sweep)    opts="--vary --set --policies --seeds --seed --jobs --out --metric --emit-jobs --merge --quiet --help" ;;
         bench)    opts="--repeat --out --quick --help" ;;

@@ -57,6 +57,8 @@ static int cmd_run(int argc, char **argv)
         g_autofree char *seed = NULL;
         g_autofree char *trace = NULL;
         g_autofree char *trace_window = NULL;
+        g_autofree char *trace_format = NULL;
+        gboolean ftrace = FALSE;
         g_auto(GStrv) sets = NULL;
         gboolean quiet = FALSE;
         gboolean verbose = FALSE;
@@ -70,7 +72,11 @@ static int cmd_run(int argc, char **argv)
                   "Override a scenario key, e.g. --set rcu.memory_limit=64MiB (repeatable)",
                   "SECTION.KEY=VALUE" },
                 { "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace,
-                  "Also write a Chrome trace-event JSON timeline (opens in Perfetto)", "FILE" },
+                  "Also write a timeline for Perfetto: Chrome trace-event JSON, or ftrace text for a FILE.txt",
+                  "FILE" },
+                { "trace-format", 0, 0, G_OPTION_ARG_STRING, &trace_format,
+                  "json (Chrome trace events) or ftrace (kernel tracepoint lines); default: by FILE's extension",
+                  "FORMAT" },
                 { "trace-window", 0, 0, G_OPTION_ARG_STRING, &trace_window,
                   "Trace only this window of the run, e.g. 990ms,60ms (default: all of it)", "START,LENGTH" },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors (and no progress bar)", NULL },
@@ -89,7 +95,8 @@ static int cmd_run(int argc, char **argv)
                 "Examples:\n"
                 "  rcuboost run scenarios/oom.scn --policy none\n"
                 "  rcuboost run scenarios/quiet.scn --seed 7 --set scenario.duration=2s --out /tmp/q\n"
-                "  rcuboost run scenarios/oom.scn --policy booster --trace oom.json   # open in ui.perfetto.dev\n\n"
+                "  rcuboost run scenarios/oom.scn --policy booster --trace oom.json   # open in ui.perfetto.dev\n"
+                "  rcuboost run scenarios/oom.scn --policy booster --trace oom.txt    # ftrace text, ditto\n\n"
                 "Exit status: 0 ok, 1 run failed, 2 bad input, 3 safety violation.");
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
@@ -99,6 +106,11 @@ static int cmd_run(int argc, char **argv)
         if (seed && !cli_parse_seed(seed, &opts.seed))
                 return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
         opts.seed_set = seed != NULL;
+        if (!cli_trace_format(trace_format, trace, &ftrace))
+                return cli_usage_error(ctx, "--trace-format: '%s' is not json or ftrace", trace_format);
+        opts.trace_ftrace = ftrace;
+        if (trace_format && !trace)
+                return cli_usage_error(ctx, "--trace-format needs --trace FILE");
         if (trace_window) {
                 g_auto(GStrv) w = g_strsplit(trace_window, ",", -1);
 
@@ -167,7 +179,8 @@ static int cmd_run(int argc, char **argv)
                         for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
                                 printf("    %s/%s\n", out, files[i]);
                         if (trace)
-                                printf("    %s (Chrome trace events: open in ui.perfetto.dev)\n", trace);
+                                printf("    %s (%s: open in ui.perfetto.dev)\n", trace,
+                                       opts.trace_ftrace ? "ftrace text" : "Chrome trace events");
                 }
         }
         if (cli_interrupt_status()) {

@@ -106,6 +106,14 @@ START_TEST(usage_errors_exit_2)
         r = run_cli("run", "scenarios/quiet.scn", "--bogus", NULL);
         ck_assert_int_eq(r.status, 2);
         result_clear(&r);
+        r = run_cli("run", "scenarios/quiet.scn", "--trace", "t.txt", "--trace-format", "ctf", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "'ctf' is not json or ftrace"));
+        result_clear(&r);
+        r = run_cli("compare", "--trace-format", "ftrace", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "needs --trace"));
+        result_clear(&r);
 }
 END_TEST
 

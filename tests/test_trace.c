@@ -1,25 +1,31 @@
-/* The Chrome trace-event JSON of `run --trace`: it parses, line by line and
- * whole, and holds the tracks Perfetto shows. */
+/* The traces of `run --trace`: Chrome trace-event JSON parses, line by line
+ * and whole, and holds the tracks Perfetto shows; ftrace text has the
+ * kernel's line format and tells a consistent story. */
 #include <json-glib/json-glib.h>
 
 #include "testutil.h"
 
-static char *trace_of(const char *text, const char *policy)
+static char *trace_as(const char *text, const char *policy, bool ftrace)
 {
         g_autofree char *dir = g_dir_make_tmp("rcuboost-trace-XXXXXX", NULL);
-        char *path = g_build_filename(dir, "trace.json", NULL);
+        char *path = g_build_filename(dir, ftrace ? "trace.txt" : "trace.json", NULL);
         GError *e = NULL;
         struct scenario *sc = scenario_load_data(text, "trace.scn", NULL, &e);
         struct sim *sim;
 
         ck_assert_ptr_nonnull(sc);
-        sim = sim_new(sc, &(struct sim_options){ .policy = policy, .trace = path }, &e);
+        sim = sim_new(sc, &(struct sim_options){ .policy = policy, .trace = path, .trace_ftrace = ftrace }, &e);
         ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
         sim_run(sim);
         ck_assert(sim_finish(sim, NULL));
         sim_free(sim);
         scenario_free(sc);
         return path;
+}
+
+static char *trace_of(const char *text, const char *policy)
+{
+        return trace_as(text, policy, false);
 }
 
 #define OOM "[scenario]\ncpus=2\nduration=1500ms\n[rcu]\nmemory_limit=off\n" \
@@ -128,6 +134,93 @@ START_TEST(run_intervals_on_a_cpu_do_not_overlap)
 }
 END_TEST
 
+/* Each line as the kernel prints it, each event's fields as its
+ * TP_printk; and per CPU each switch starts from the task the previous
+ * one switched to, a preempted reader unlocks only after it was preempted,
+ * and the boosts the policy made show up. */
+START_TEST(ftrace_text_has_the_kernel_format)
+{
+        g_autofree char *path = trace_as(OOM, "booster", true);
+        g_autofree char *text = NULL;
+        g_auto(GStrv) lines = NULL;
+        g_autoptr(GRegex) line_re = g_regex_new("^ *(\\S+)-(\\d+) +\\[(\\d{3})\\] \\.{5} +(\\d+)\\.(\\d{9}): (\\w+): (.*)$",
+                                                0, 0, NULL);
+        static const char *const fields[][2] = {
+                { "sched_switch", "^prev_comm=(\\S+) prev_pid=(\\d+) prev_prio=\\d+ prev_state=(R\\+?|S|D|X) ==> "
+                                  "next_comm=(\\S+) next_pid=(\\d+) next_prio=\\d+$" },
+                { "sched_wakeup", "^comm=\\S+ pid=\\d+ prio=\\d+ target_cpu=\\d{3}$" },
+                { "sched_pi_setprio", "^comm=\\S+ pid=\\d+ oldprio=\\d+ newprio=\\d+$" },
+                { "rcu_grace_period", "^rcu_preempt \\d+ (start|waitack|waitzero|waitmb|end)$" },
+                { "rcu_preempt_task", "^rcu_preempt \\d+ (\\d+)$" },
+                { "rcu_unlock_preempted_task", "^rcu_preempt \\d+ (\\d+)$" },
+                { "rcuboost_boost", "^comm=\\S+ pid=\\d+ event=\\w+ oldprio=\\d+ newprio=\\d+$" },
+        };
+        g_autoptr(GHashTable) preempted = g_hash_table_new(g_direct_hash, g_direct_equal);
+        char running[2][64] = { "swapper/0-0", "swapper/1-0" };
+        int count[G_N_ELEMENTS(fields)] = { 0 };
+        int64_t last_ns = 0;
+
+        ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+        lines = g_strsplit(text, "\n", -1);
+        ck_assert_str_eq(lines[0], "# tracer: nop");
+        for (int i = 0; lines[i] && lines[i][0]; i++) {
+                g_autoptr(GMatchInfo) m = NULL;
+                g_autofree char *event = NULL, *rest = NULL, *sec = NULL, *nsec = NULL, *cpu_s = NULL;
+                size_t k;
+                int64_t ns;
+                int cpu;
+
+                if (lines[i][0] == '#')
+                        continue;
+                ck_assert_msg(g_regex_match(line_re, lines[i], 0, &m), "line %d: %s", i + 1, lines[i]);
+                cpu_s = g_match_info_fetch(m, 3);
+                sec = g_match_info_fetch(m, 4);
+                nsec = g_match_info_fetch(m, 5);
+                event = g_match_info_fetch(m, 6);
+                rest = g_match_info_fetch(m, 7);
+                cpu = atoi(cpu_s);
+                ck_assert_int_lt(cpu, 2);
+                ns = g_ascii_strtoll(sec, NULL, 10) * 1000000000 + g_ascii_strtoll(nsec, NULL, 10);
+                ck_assert_msg(ns >= last_ns, "line %d goes back in time", i + 1);
+                last_ns = ns;
+                for (k = 0; k < G_N_ELEMENTS(fields) && strcmp(event, fields[k][0]); k++)
+                        ;
+                ck_assert_msg(k < G_N_ELEMENTS(fields), "line %d: unknown event %s", i + 1, event);
+
+                g_autoptr(GRegex) re = g_regex_new(fields[k][1], 0, 0, NULL);
+                g_autoptr(GMatchInfo) f = NULL;
+
+                ck_assert_msg(g_regex_match(re, rest, 0, &f), "line %d: %s fields: %s", i + 1, event, rest);
+                count[k]++;
+                if (!strcmp(event, "sched_switch")) {
+                        g_autofree char *pc = g_match_info_fetch(f, 1), *pp = g_match_info_fetch(f, 2);
+                        g_autofree char *nc = g_match_info_fetch(f, 4), *np = g_match_info_fetch(f, 5);
+                        g_autofree char *prev = g_strdup_printf("%s-%s", pc, pp);
+
+                        ck_assert_msg(!strcmp(prev, running[cpu]), "line %d: cpu %d switches from %s, ran %s",
+                                      i + 1, cpu, prev, running[cpu]);
+                        g_snprintf(running[cpu], sizeof(running[cpu]), "%s-%s", nc, np);
+                } else if (!strcmp(event, "rcu_preempt_task")) {
+                        g_autofree char *pid = g_match_info_fetch(f, 1);
+
+                        g_hash_table_add(preempted, GINT_TO_POINTER(atoi(pid)));
+                } else if (!strcmp(event, "rcu_unlock_preempted_task")) {
+                        g_autofree char *pid = g_match_info_fetch(f, 1);
+
+                        ck_assert_msg(g_hash_table_remove(preempted, GINT_TO_POINTER(atoi(pid))),
+                                      "line %d: pid %s was not preempted", i + 1, pid);
+                }
+        }
+        ck_assert_int_gt(count[0], 100);        /* switches */
+        ck_assert_int_gt(count[1], 100);        /* wakeups */
+        ck_assert_int_gt(count[2], 0);          /* boosting is a priority change */
+        ck_assert_int_gt(count[3], 10);         /* grace periods */
+        ck_assert_int_gt(count[4], 0);          /* the hog preempts the reader */
+        ck_assert_int_gt(count[5], 0);
+        ck_assert_int_gt(count[6], 0);          /* and the booster boosts it */
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
         Suite *s = suite_create("trace");
@@ -135,6 +228,7 @@ static Suite *trace_suite(void)
 
         tcase_add_test(tc, trace_is_chrome_trace_json);
         tcase_add_test(tc, run_intervals_on_a_cpu_do_not_overlap);
+        tcase_add_test(tc, ftrace_text_has_the_kernel_format);
         suite_add_tcase(s, tc);
         return s;
 }

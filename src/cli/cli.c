@@ -59,6 +59,17 @@ gboolean cli_parse_options(GOptionContext *ctx, int *argc, char ***argv, int *st
         return TRUE;
 }
 
+gboolean cli_trace_format(const char *format, const char *file, gboolean *ftrace)
+{
+        if (!format)
+                *ftrace = file && g_str_has_suffix(file, ".txt");
+        else if (!strcmp(format, "json") || !strcmp(format, "ftrace"))
+                *ftrace = !strcmp(format, "ftrace");
+        else
+                return FALSE;
+        return TRUE;
+}
+
 gboolean cli_parse_seed(const char *s, uint64_t *out)
 {
         guint64 v;

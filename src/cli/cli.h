@@ -21,6 +21,9 @@ int cli_usage_error(GOptionContext *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 
 /* Parse a subcommand's options; FALSE (after printing, *status set) on error. */
 gboolean cli_parse_options(GOptionContext *ctx, int *argc, char ***argv, int *status);
 gboolean cli_parse_seed(const char *s, uint64_t *out);
+/* --trace-format: "json" or "ftrace"; NULL: ftrace for a FILE ending in
+ * .txt, else json.  FALSE for anything else. */
+gboolean cli_trace_format(const char *format, const char *file, gboolean *ftrace);
 /* Policy names from "a,b,c" (NULL: every policy) into @names (static
  * strings); FALSE (after printing, *status set) on an unknown name. */
 gboolean cli_parse_policies(GOptionContext *ctx, const char *list, GPtrArray *names, int *status);

@@ -436,6 +436,8 @@ int cli_compare(int argc, char **argv)
         g_auto(GStrv) sets = NULL;
         gboolean quiet = FALSE;
         gboolean trace = FALSE;
+        g_autofree char *trace_format = NULL;
+        gboolean ftrace = FALSE;
         gint nthreads = (gint)MIN(g_get_num_processors(), 64);
         struct compare_job *jobs;
         const GOptionEntry entries[] = {
@@ -451,6 +453,8 @@ int cli_compare(int argc, char **argv)
                 { "jobs", 'j', 0, G_OPTION_ARG_INT, &nthreads, "Runs in parallel (default: one per CPU)", "J" },
                 { "trace", 't', 0, G_OPTION_ARG_NONE, &trace,
                   "Also write DIR/POLICY/trace.json (Chrome trace events, for Perfetto)", NULL },
+                { "trace-format", 0, 0, G_OPTION_ARG_STRING, &trace_format,
+                  "json (default) or ftrace: DIR/POLICY/trace.txt, kernel tracepoint lines", "FORMAT" },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
                 { NULL },
         };
@@ -483,6 +487,11 @@ int cli_compare(int argc, char **argv)
         if (seed && !cli_parse_seed(seed, &opts.seed))
                 return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
         opts.seed_set = seed != NULL;
+        if (!cli_trace_format(trace_format, NULL, &ftrace))
+                return cli_usage_error(ctx, "--trace-format: '%s' is not json or ftrace", trace_format);
+        opts.trace_ftrace = ftrace;
+        if (trace_format && !trace)
+                return cli_usage_error(ctx, "--trace-format needs --trace");
         for (char **s = sets; s && *s; s++)
                 g_ptr_array_add(overrides, g_strdup(*s));
         if (window) {
@@ -515,7 +524,7 @@ int cli_compare(int argc, char **argv)
                 job->res = &res[p];
                 job->res->policy = names->pdata[p];
                 job->rundir = g_build_filename(out, names->pdata[p], NULL);
-                job->tracefile = g_build_filename(job->rundir, "trace.json", NULL);
+                job->tracefile = g_build_filename(job->rundir, opts.trace_ftrace ? "trace.txt" : "trace.json", NULL);
                 opts.policy = names->pdata[p];
                 opts.out_dir = job->rundir;
                 opts.trace = trace ? job->tracefile : NULL;

@@ -81,6 +81,7 @@ struct sim {
         struct outfile *boost_out;
         struct outfile *timeline_out;
         struct outfile *trace_out;
+        bool tracepoints;               /* the trace is ftrace text */
         struct timeline *timeline;      /* always set; records only with outputs */
         struct event sample_ev;
         struct event end_ev;
@@ -122,5 +123,14 @@ static inline struct task *sim_task(struct sim *sim, int id)
 {
         return g_ptr_array_index(sim->tasks, id);
 }
+
+/* A tracepoint line for an ftrace-text trace, on @cpu as the kernel would
+ * print it; costs one test when there is none. */
+#define sim_trace(sim, cpu, event, ...) \
+        do { \
+                if ((sim)->tracepoints) \
+                        sim_tracepoint((sim), (cpu), (event), __VA_ARGS__); \
+        } while (0)
+void sim_tracepoint(struct sim *sim, int cpu, const char *event, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 
 #endif

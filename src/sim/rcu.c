@@ -125,6 +125,10 @@ void rcu_read_unlock(struct sim *sim, struct task *t)
         rcu->flipsum[t->rcu_idx]--;
         oracle_reader_exit(&sim->oracle, t);
         timeline_end(sim->timeline, sim->now, "cs", t->id);
+        if (t->rcu_preempted)
+                sim_trace(sim, t->cpu, "rcu_unlock_preempted_task", "rcu_preempt %ld %d", (long)rcu->completed,
+                          task_pid(t));
+        t->rcu_preempted = false;
         latency_stat_add(&rcu->cs_length, sim->now - t->rcu_read_start_ns);
         sim_charge_task(sim, t, COST_READ_UNLOCK, 1, COST_PATH_READ);
         if (sim->policy->reader_unlock)
@@ -133,6 +137,8 @@ void rcu_read_unlock(struct sim *sim, struct task *t)
 
 void rcu_note_switch_out(struct sim *sim, struct task *t, enum rcu_block_reason why)
 {
+        sim_trace(sim, t->cpu, "rcu_preempt_task", "rcu_preempt %ld %d", (long)sim->rcu.completed, task_pid(t));
+        t->rcu_preempted = true;
         sim->rcu.reader_switch_outs++;
         if (sim->policy->reader_blocked)
                 sim->policy->reader_blocked(sim->pol, t, why);
@@ -250,9 +256,13 @@ static bool cpu_has_callbacks(const struct rcu_cpu *rdp)
         return rdp->next.head || rdp->wait[0].head || rdp->wait[1].head || rdp->done.head;
 }
 
-static void enter_state(struct sim *sim, enum rcu_flip_state s)
+static void enter_state(struct sim *sim, int cpu, enum rcu_flip_state s)
 {
         struct rcu *rcu = &sim->rcu;
+
+        /* As the kernel's rcu_grace_period: flavour, number, event. */
+        sim_trace(sim, cpu, "rcu_grace_period", "rcu_preempt %ld %s", (long)rcu->completed,
+                  s == RCU_FLIP_IDLE ? "end" : rcu_flip_state_name(s));
 
         rcu->phase_ns[rcu->state] += sim->now - rcu->phase_start_ns;
         rcu->phase_start_ns = sim->now;
@@ -295,13 +305,14 @@ static void try_flip(struct sim *sim, int cpu)
                 rcu->phase_start_ns = sim->now;
                 memset(rcu->phase_ns, 0, sizeof(rcu->phase_ns));
                 rcu->state = RCU_FLIP_WAITACK;
+                sim_trace(sim, cpu, "rcu_grace_period", "rcu_preempt %ld start", (long)rcu->completed);
                 timeline_gp(sim->timeline, sim->now, rcu_flip_state_name(rcu->state));
                 if (sim->policy->gp_start)
                         sim->policy->gp_start(sim->pol, rcu->completed);
                 break;
         case RCU_FLIP_WAITACK:
                 if (rcu->acks_pending == 0)
-                        enter_state(sim, RCU_FLIP_WAITZERO);
+                        enter_state(sim, cpu, RCU_FLIP_WAITZERO);
                 break;
         case RCU_FLIP_WAITZERO:
                 /* Readers that started before the flip used the other index. */
@@ -310,11 +321,11 @@ static void try_flip(struct sim *sim, int cpu)
                 for (int c = 0; c < sim->ncpus; c++)
                         rcu->cpus[c].mb_pending = true;
                 rcu->mbs_pending = sim->ncpus;
-                enter_state(sim, RCU_FLIP_WAITMB);
+                enter_state(sim, cpu, RCU_FLIP_WAITMB);
                 break;
         case RCU_FLIP_WAITMB:
                 if (rcu->mbs_pending == 0) {
-                        enter_state(sim, RCU_FLIP_IDLE);
+                        enter_state(sim, cpu, RCU_FLIP_IDLE);
                         gp_ended(sim);
                 }
                 break;

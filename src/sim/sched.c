@@ -360,6 +360,8 @@ static void activate(struct sim *sim, struct task *t)
         }
         t->state = TASK_RUNNABLE;
         enqueue(sim, &sim->cpus[c], t, false);
+        sim_trace(sim, c, "sched_wakeup", "comm=%s pid=%d prio=%d target_cpu=%03d", t->name, task_pid(t),
+                  t->prio, c);
         if (preempts(sim, &sim->cpus[c], t))
                 sched_resched(sim, c);
 }
@@ -474,6 +476,25 @@ static void pull(struct sim *sim, struct cpu *cpu)
         enqueue(sim, cpu, best, false);
 }
 
+/* sched_switch, as the kernel prints it; prev is still the CPU's current
+ * task for the line's context. */
+static void trace_switch(struct sim *sim, struct cpu *cpu, struct task *prev, struct task *next)
+{
+        static const char *const state[] = {
+                [TASK_RUNNABLE] = "R+", [TASK_SLEEPING] = "S", [TASK_WAITING] = "S",
+                [TASK_BLOCKED] = "D", [TASK_EXITING] = "X", [TASK_EXITED] = "X",
+        };
+        g_autofree char *swapper = g_strdup_printf("swapper/%d", cpu->id);
+        g_autofree char *fields = g_strdup_printf(
+                "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
+                prev ? prev->name : swapper, prev ? task_pid(prev) : 0, prev ? prev->prio : PRIO_NICE_0,
+                prev && state[prev->state] ? state[prev->state] : "R", next ? next->name : swapper,
+                next ? task_pid(next) : 0, next ? next->prio : PRIO_NICE_0);
+
+        timeline_tracepoint(sim->timeline, sim->now, cpu->id, prev ? prev->name : "<idle>",
+                            prev ? task_pid(prev) : 0, "sched_switch", fields);
+}
+
 /* The scheduler proper, on one CPU. */
 static void schedule(struct sim *sim, struct cpu *cpu)
 {
@@ -525,6 +546,8 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                 else if (prev->state == TASK_RUNNABLE)
                         push_task(sim, cpu, prev);
         }
+        if (sim->tracepoints)
+                trace_switch(sim, cpu, prev, next);
         if (!next) {
                 cpumask_set(&sim->idle, cpu->id);
                 timeline_cpu(sim->timeline, sim->now, cpu->id, NULL);
@@ -575,6 +598,9 @@ bool sched_update_prio(struct sim *sim, struct task *t)
         if (p == t->prio)
                 return false;
         bool worse = p > t->prio;
+
+        sim_trace(sim, t->cpu, "sched_pi_setprio", "comm=%s pid=%d oldprio=%d newprio=%d", t->name, task_pid(t),
+                  t->prio, p);
 
         switch (t->state) {
         case TASK_RUNNABLE:

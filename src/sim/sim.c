@@ -215,7 +215,10 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 sim->trace_out = outfile_open(dir, base, error);
                 if (!sim->trace_out)
                         goto fail;
-                timeline_chain(sim->timeline, timeline_new(outfile_stream(sim->trace_out), TIMELINE_CHROME_JSON,
+                sim->tracepoints = opts->trace_ftrace;
+                timeline_chain(sim->timeline, timeline_new(outfile_stream(sim->trace_out),
+                                                           opts->trace_ftrace ? TIMELINE_FTRACE
+                                                                              : TIMELINE_CHROME_JSON,
                                                            opts->trace_length_ns ? opts->trace_start_ns : 0,
                                                            opts->trace_length_ns ? opts->trace_length_ns
                                                                                  : SIM_TIME_NEVER / 2,
@@ -337,11 +340,28 @@ void sim_sample_memory(struct sim *sim)
                         (gint64)sim->rcu.outstanding);
 }
 
+void sim_tracepoint(struct sim *sim, int cpu, const char *event, const char *fmt, ...)
+{
+        const struct task *curr = sim->cpus[cpu].curr;
+        g_autofree char *fields = NULL;
+        va_list ap;
+
+        va_start(ap, fmt);
+        fields = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        timeline_tracepoint(sim->timeline, sim->now, cpu, curr ? curr->name : "<idle>",
+                            curr ? task_pid(curr) : 0, event, fields);
+}
+
 void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_prio)
 {
         g_autofree char *from = NULL;
         g_autofree char *to = NULL;
 
+        /* Not a kernel tracepoint: the kernel shows boosting only as the
+         * sched_pi_setprio of its rt_mutex. */
+        sim_trace(sim, t->cpu, "rcuboost_boost", "comm=%s pid=%d event=%s oldprio=%d newprio=%d", t->name,
+                  task_pid(t), what, old_prio, t->prio);
         if (!strcmp(what, "boost"))
                 timeline_begin(sim->timeline, sim->now, "boosted", t->id, t->name);
         else if (!strcmp(what, "unboost"))

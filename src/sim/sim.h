@@ -24,7 +24,8 @@ struct sim_options {
         const char *policy;     /* NULL: the scenario's [scenario] policy */
         const char *out_dir;    /* NULL: write no files */
         bool summary_only;      /* write summary.json only (sweeps) */
-        const char *trace;      /* also write a Chrome trace-event JSON file here, or NULL */
+        const char *trace;      /* also write a trace here, or NULL ... */
+        bool trace_ftrace;      /* ... as ftrace text, not Chrome trace-event JSON */
         int64_t trace_start_ns; /* the trace's window; length 0: the whole run */
         int64_t trace_length_ns;
         bool seed_set;

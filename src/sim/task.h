@@ -107,6 +107,7 @@ struct task {
 
         /* ---- RCU (owned by rcu.c) ---- */
         int rcu_nesting;
+        bool rcu_preempted;             /* switched out in this critical section */
         int rcu_idx;                    /* flip-counter index taken at outermost lock */
         uint64_t rcu_read_seq;          /* oracle order of the outermost lock */
         sim_time_ns rcu_read_start_ns;
@@ -129,6 +130,12 @@ void task_free(struct task *t);
 struct step task_program_step(struct sim *sim, struct task *t);
 
 const char *task_state_name(enum task_state s);
+
+/* The pid a trace shows: 0 is the idle task, as in the kernel. */
+static inline int task_pid(const struct task *t)
+{
+        return t->id + 1;
+}
 
 static inline bool task_is_rt(const struct task *t)
 {

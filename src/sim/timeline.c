@@ -85,6 +85,10 @@ struct timeline *timeline_new(FILE *f, enum timeline_format format, int64_t star
                 tl->tasks[i] = g_array_new(FALSE, FALSE, sizeof(struct open_interval));
         if (f && format == TIMELINE_CSV) {
                 fputs("kind,lane,start_ns,end_ns,label\n", f);
+        } else if (f && format == TIMELINE_FTRACE) {
+                fprintf(f, "# tracer: nop\n#\n# rcuboost: simulated, %d CPUs; timestamps in ns\n#\n"
+                        "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+                        "#              | |         |   |||||     |         |\n", ncpus);
         } else if (f) {
                 fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
                 for (int p = PID_CPUS; p <= PID_BOOSTS; p++)
@@ -147,7 +151,7 @@ static void emit(struct timeline *tl, struct open_interval *iv, int64_t now, con
 {
         int64_t from = MAX(iv->since, tl->start), to = MIN(now, tl->end);
 
-        if (iv->since >= 0 && to > from) {
+        if (iv->since >= 0 && to > from && tl->format != TIMELINE_FTRACE) {
                 if (tl->format == TIMELINE_CSV)
                         fprintf(tl->f, "%s,%s,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%s\n", kind, lane,
                                 (gint64)from, (gint64)to, iv->label ? iv->label : "");
@@ -221,6 +225,29 @@ void timeline_counter(struct timeline *tl, int64_t now, const char *name, int64_
                 return;
         json_event(tl, "{\"name\":\"%s\",\"ph\":\"C\",\"ts\":%.3f,\"pid\":%d,\"args\":{\"bytes\":%"
                    G_GINT64_FORMAT "}}", name, (double)now / 1e3, PID_GP, (gint64)value);
+}
+
+bool timeline_wants_tracepoints(const struct timeline *tl)
+{
+        for (; tl; tl = tl->next)
+                if (tl->f && tl->format == TIMELINE_FTRACE)
+                        return true;
+        return false;
+}
+
+void timeline_tracepoint(struct timeline *tl, int64_t now, int cpu, const char *comm, int pid,
+                         const char *event, const char *fields)
+{
+        for (; tl; tl = tl->next) {
+                if (!tl->f || tl->format != TIMELINE_FTRACE || now < tl->start || now >= tl->end)
+                        continue;
+                /* As the kernel's trace file: comm right-aligned to 16,
+                 * then -pid, the CPU, the irq/preempt flags (none here) and
+                 * seconds, with nanoseconds as `trace-cmd report -t`. */
+                fprintf(tl->f, "%16s-%-7d [%03d] ..... %5" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT ": %s: %s\n",
+                        comm, pid, cpu, (gint64)(now / 1000000000), (gint64)(now % 1000000000), event,
+                        fields);
+        }
 }
 
 void timeline_flush(struct timeline *tl, int64_t now)

@@ -13,6 +13,11 @@
  * are: a track per CPU, the grace-period machine, each reader's critical
  * sections and boosts, and a counter of the memory waiting on RCU.  Two
  * timelines can be chained so that the engine reports each interval once.
+ *
+ * Or as ftrace text (`run --trace FILE.txt`): the kernel's own tracepoint
+ * lines (sched_switch, sched_wakeup, sched_pi_setprio, rcu_grace_period,
+ * rcu_preempt_task, rcu_unlock_preempted_task), which the engine reports
+ * with timeline_tracepoint() and the other formats ignore.
  */
 #ifndef RCUBOOST_TIMELINE_H
 #define RCUBOOST_TIMELINE_H
@@ -26,6 +31,7 @@ struct timeline;
 enum timeline_format {
         TIMELINE_CSV,
         TIMELINE_CHROME_JSON,
+        TIMELINE_FTRACE,
 };
 
 /* @f may be NULL (nothing recorded). */
@@ -44,6 +50,12 @@ void timeline_end(struct timeline *tl, int64_t now, const char *kind, int id);
 void timeline_gp(struct timeline *tl, int64_t now, const char *phase);
 /* A sampled value (Chrome JSON counter track; ignored in CSV). */
 void timeline_counter(struct timeline *tl, int64_t now, const char *name, int64_t value);
+/* Does any timeline in the chain write tracepoint lines? */
+bool timeline_wants_tracepoints(const struct timeline *tl);
+/* A tracepoint line as the kernel prints it: on @cpu, where @comm-@pid
+ * runs, @event with its @fields (ftrace text only). */
+void timeline_tracepoint(struct timeline *tl, int64_t now, int cpu, const char *comm, int pid,
+                         const char *event, const char *fields);
 /* Close every open interval at @now and finish the file's syntax. */
 void timeline_flush(struct timeline *tl, int64_t now);
 
