@@ -1,5 +1,6 @@
 /* Scheduler: preemption, RR slices, FIFO, affinity, global placement,
  * RT throttling, fair sharing by nice weight. */
+#include "sim/cpupri.h"
 #include "testutil.h"
 
 #define HEAD(cpus, dur) "[scenario]\ncpus=" #cpus "\nduration=" dur "\n" ZERO_COSTS
@@ -189,6 +190,39 @@ START_TEST(timed_event_changes_priority)
 }
 END_TEST
 
+/* The rank sets directly: highest rank first, the preferred CPU among
+ * equals, skip, the floor, and masks; a CPU moved out of every set
+ * (throttled) is never found. */
+START_TEST(cpupri_finds_the_least_urgent_allowed_cpu)
+{
+        struct cpupri cp;
+        struct cpumask all, odd;
+
+        cpupri_init(&cp, 70);
+        cpumask_fill(&all, 70);
+        cpumask_clear(&odd);
+        for (int c = 1; c < 70; c += 2)
+                cpumask_set(&odd, c);
+        for (int c = 0; c < 70; c++)
+                cpupri_set(&cp, c, PRIO_IDLE, 50);      /* all busy at RT prio 50 */
+        ck_assert_int_eq(cpupri_find(&cp, &all, -1, -1, -1), 0);
+        ck_assert_int_eq(cpupri_find(&cp, &all, -1, 7, -1), 7);
+        ck_assert_int_eq(cpupri_find(&cp, &all, 50, -1, -1), -1);       /* none less urgent than 50 */
+        cpupri_set(&cp, 66, 50, 120);                   /* 66 runs a normal task */
+        ck_assert_int_eq(cpupri_find(&cp, &all, 50, -1, -1), 66);
+        ck_assert_int_eq(cpupri_find(&cp, &all, -1, 7, -1), 66);        /* rank beats preference */
+        ck_assert_int_eq(cpupri_find(&cp, &all, -1, -1, 66), 0);        /* skipped */
+        ck_assert_int_eq(cpupri_find(&cp, &odd, -1, -1, -1), 1);
+        cpupri_set(&cp, 65, 50, 120);
+        ck_assert_int_eq(cpupri_find(&cp, &odd, -1, -1, -1), 65);
+        ck_assert_int_eq(cpupri_find(&cp, &all, -1, 66, -1), 66);
+        cpupri_set(&cp, 65, 120, CPUPRI_NONE);          /* throttled */
+        cpupri_set(&cp, 66, 120, CPUPRI_NONE);
+        ck_assert_int_eq(cpupri_find(&cp, &all, 50, -1, -1), -1);
+        ck_assert_int_eq(cpupri_find(&cp, &odd, -1, 65, -1), 1);
+}
+END_TEST
+
 /* Placement knows a running task's new priority: once a is raised above
  * b, a waking task of a priority between them goes to b's CPU. */
 START_TEST(placement_follows_priority_of_running_tasks)
@@ -250,6 +284,7 @@ static Suite *sched_suite(void)
         tcase_add_test(place, affinity_is_respected_even_with_idle_cpus);
         tcase_add_test(place, most_urgent_tasks_run_across_cpus);
         tcase_add_test(place, placement_follows_priority_of_running_tasks);
+        tcase_add_test(place, cpupri_finds_the_least_urgent_allowed_cpu);
         tcase_add_test(thr, rt_throttling_leaves_time_to_fair_tasks);
         tcase_add_test(thr, no_throttling_by_default);
         suite_add_tcase(s, pre);

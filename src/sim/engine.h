@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "costs.h"
+#include "cpupri.h"
 #include "eventq.h"
 #include "mutex.h"
 #include "oracle.h"
@@ -56,12 +57,7 @@ struct sim {
         struct cpumask idle;            /* CPUs running nothing */
         struct cpumask rt_waiting;      /* CPUs with queued RT-class tasks */
         struct cpumask fair_waiting;    /* CPUs with queued fair tasks */
-        /* As Linux's cpupri: the CPUs by the priority of what they run
-         * (PRIO_IDLE for nothing), throttled ones in none, and which of
-         * these sets are not empty. */
-        struct cpumask at_rank[PRIO_IDLE + 1];
-        int at_rank_count[PRIO_IDLE + 1];
-        uint64_t ranks_used[(PRIO_IDLE + 64) / 64];
+        struct cpupri cpupri;           /* CPUs by the priority of what they run */
         uint64_t migrations;
         struct event rt_period_ev;
 

@@ -39,12 +39,14 @@ void sim_check_invariants(struct sim *sim)
 {
         static const int every_large = 4096;
         int64_t sum[2] = { 0, 0 }, readers = 0;
+        g_autofree int *rank_of = NULL;
 
         if (sim->tasks->len > 200 && sim->q.fired % every_large)
                 return;
         /* A run that failed (a deadlock in the scenario) stops mid-event. */
         if (sim->run_error)
                 return;
+        rank_of = g_new(int, sim->ncpus);
         for (int c = 0; c < sim->ncpus; c++) {
                 const struct cpu *cpu = &sim->cpus[c];
 
@@ -58,26 +60,16 @@ void sim_check_invariants(struct sim *sim)
                 } else {
                         CHECK(cpumask_test(&sim->idle, c), "an idle CPU is not marked idle", NULL);
                 }
-                CHECK(cpu->rank == (cpu->rt_throttled ? -1 : cpu->curr ? cpu->curr->prio : PRIO_IDLE),
+                CHECK(cpu->rank == (cpu->rt_throttled ? CPUPRI_NONE : cpu->curr ? cpu->curr->prio : PRIO_IDLE),
                       "a CPU's rank disagrees with what it runs", cpu->curr);
-                for (int r = 0; r <= PRIO_IDLE; r++)
-                        CHECK(cpumask_test(&sim->at_rank[r], c) == (r == cpu->rank),
-                              "a CPU is in the wrong rank set", cpu->curr);
+                rank_of[c] = cpu->rank;
                 CHECK(cpumask_test(&sim->rt_waiting, c) == (heap_size(&cpu->rt_rq) > 0) &&
                       cpumask_test(&sim->fair_waiting, c) == (heap_size(&cpu->fair_rq) > 0),
                       "a waiting-task mask disagrees with its run queue", NULL);
                 sum[0] += sim->rcu.cpus[c].flipctr[0];
                 sum[1] += sim->rcu.cpus[c].flipctr[1];
         }
-        for (int r = 0; r <= PRIO_IDLE; r++) {
-                int n = 0;
-
-                for (int c = 0; c < sim->ncpus; c++)
-                        n += cpumask_test(&sim->at_rank[r], c);
-                CHECK(n == sim->at_rank_count[r] &&
-                      ((sim->ranks_used[r / 64] >> (r % 64)) & 1) == (n > 0),
-                      "a rank set's count or used bit disagrees with it", NULL);
-        }
+        CHECK(cpupri_consistent(&sim->cpupri, rank_of), "cpupri disagrees with the CPUs' ranks", NULL);
         CHECK(sum[0] == sim->rcu.flipsum[0] && sum[1] == sim->rcu.flipsum[1],
               "flip-counter sums drifted from the per-CPU counters", NULL);
         CHECK(sim->rcu.memory_bytes >= 0 && sim->rcu.outstanding >= 0, "negative memory or callbacks", NULL);

@@ -31,14 +31,12 @@ void sched_init(struct sim *sim)
         sim->cpus = g_new0(struct cpu, sim->ncpus);
         sim->resched = g_new0(int, sim->ncpus);
         cpumask_fill(&sim->idle, sim->ncpus);
+        cpupri_init(&sim->cpupri, sim->ncpus);
         for (int c = 0; c < sim->ncpus; c++) {
                 struct cpu *cpu = &sim->cpus[c];
 
                 cpu->id = c;
                 cpu->rank = PRIO_IDLE;
-                cpumask_set(&sim->at_rank[PRIO_IDLE], c);
-                sim->at_rank_count[PRIO_IDLE]++;
-                sim->ranks_used[PRIO_IDLE / 64] |= UINT64_C(1) << (PRIO_IDLE % 64);
                 heap_init(&cpu->rt_rq);
                 heap_init(&cpu->fair_rq);
                 event_init(&cpu->tick_ev, tick_event);
@@ -202,57 +200,16 @@ static bool preempts(struct sim *sim, struct cpu *cpu, struct task *t)
         return curr->vruntime - t->vruntime > sim->sc->wakeup_granularity_ns;
 }
 
-/* Keep @cpu in the set of its rank: called whenever what it runs, that
- * task's priority or its throttling changes. */
+/* Keep sim->cpupri up to date: called whenever what @cpu runs, that
+ * task's priority or the CPU's throttling changes. */
 static void cpu_rank_changed(struct sim *sim, struct cpu *cpu)
 {
-        int r = cpu->rt_throttled ? -1 : cpu_rank(cpu);
+        int r = cpu->rt_throttled ? CPUPRI_NONE : cpu_rank(cpu);
 
-        if (r == cpu->rank)
-                return;
-        if (cpu->rank >= 0) {
-                cpumask_clear_cpu(&sim->at_rank[cpu->rank], cpu->id);
-                if (--sim->at_rank_count[cpu->rank] == 0)
-                        sim->ranks_used[cpu->rank / 64] &= ~(UINT64_C(1) << (cpu->rank % 64));
+        if (r != cpu->rank) {
+                cpupri_set(&sim->cpupri, cpu->id, cpu->rank, r);
+                cpu->rank = r;
         }
-        if (r >= 0) {
-                cpumask_set(&sim->at_rank[r], cpu->id);
-                if (sim->at_rank_count[r]++ == 0)
-                        sim->ranks_used[r / 64] |= UINT64_C(1) << (r % 64);
-        }
-        cpu->rank = r;
-}
-
-/* An allowed CPU, other than @skip, running the least urgent thing, if
- * that is less urgent than @above: @prefer if it is among the equals,
- * else the first.  -1 if none.  Looks only at ranks in use, from idle
- * up, instead of at every CPU. */
-static int least_urgent_cpu(struct sim *sim, const struct cpumask *allowed, int above, int prefer, int skip)
-{
-        for (int w = (PRIO_IDLE + 64) / 64 - 1; w >= 0; w--) {
-                for (uint64_t used = sim->ranks_used[w]; used; used &= ~(UINT64_C(1) << (63 - __builtin_clzll(used)))) {
-                        int r = w * 64 + 63 - __builtin_clzll(used);
-                        const struct cpumask *m = &sim->at_rank[r];
-                        int first = -1;
-
-                        if (r <= above)
-                                return -1;
-                        if (prefer >= 0 && prefer != skip && cpumask_test(m, prefer) &&
-                            cpumask_test(allowed, prefer))
-                                return prefer;
-                        for (int i = 0; i < (sim->ncpus + 63) / 64 && first < 0; i++) {
-                                uint64_t bits = m->w[i] & allowed->w[i];
-
-                                if (skip >= 0 && skip / 64 == i)
-                                        bits &= ~(UINT64_C(1) << (skip % 64));
-                                if (bits)
-                                        first = i * 64 + __builtin_ctzll(bits);
-                        }
-                        if (first >= 0)
-                                return first;
-                }
-        }
-        return -1;
 }
 
 /* Where a waking RT task should go: its last CPU if it would run there at
@@ -265,7 +222,7 @@ static int select_cpu_rt(struct sim *sim, struct task *t)
         if (cpumask_test(&t->affinity, last) && !sim->cpus[last].rt_throttled &&
             t->prio < cpu_rank(&sim->cpus[last]))
                 return last;
-        best = least_urgent_cpu(sim, &t->affinity, -1, last, -1);
+        best = cpupri_find(&sim->cpupri, &t->affinity, -1, last, -1);
         /* Only throttled CPUs allowed: stay where it was. */
         if (best < 0 && cpumask_test(&t->affinity, last))
                 best = last;
@@ -379,7 +336,7 @@ static void push_task(struct sim *sim, struct cpu *cpu, struct task *t)
         int target = -1;
 
         if (task_is_rt(t)) {
-                target = least_urgent_cpu(sim, &t->affinity, must_move ? -1 : t->prio, -1, cpu->id);
+                target = cpupri_find(&sim->cpupri, &t->affinity, must_move ? -1 : t->prio, -1, cpu->id);
         } else {
                 /* This CPU is busy (it just chose another task), so any idle
                  * CPU found is another one. */

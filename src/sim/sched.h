@@ -46,7 +46,7 @@ struct cpu {
         /* RT throttling: RT time used in the current period. */
         int64_t rt_time_ns;
         bool rt_throttled;
-        int rank;                       /* its set in sim->at_rank, or -1 (throttled) */
+        int rank;                       /* its rank in sim->cpupri, or CPUPRI_NONE */
 
         struct event tick_ev;
         uint64_t nr_switches;

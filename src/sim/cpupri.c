@@ -1,0 +1,77 @@
+/* cpupri.c - CPUs by the priority of what they run; see cpupri.h. */
+#include "cpupri.h"
+
+#define USED_BIT(r) (UINT64_C(1) << ((r) % 64))
+
+void cpupri_init(struct cpupri *cp, int ncpus)
+{
+        *cp = (struct cpupri){ .ncpus = ncpus };
+        for (int c = 0; c < ncpus; c++)
+                cpupri_set(cp, c, CPUPRI_NONE, PRIO_IDLE);
+}
+
+void cpupri_set(struct cpupri *cp, int cpu, int from, int to)
+{
+        if (from != CPUPRI_NONE) {
+                cpumask_clear_cpu(&cp->cpus[from], cpu);
+                if (--cp->count[from] == 0)
+                        cp->used[from / 64] &= ~USED_BIT(from);
+        }
+        if (to != CPUPRI_NONE) {
+                cpumask_set(&cp->cpus[to], cpu);
+                if (cp->count[to]++ == 0)
+                        cp->used[to / 64] |= USED_BIT(to);
+        }
+}
+
+/* The lowest-numbered CPU in @m and @allowed but @skip, or -1. */
+static int first_allowed(const struct cpupri *cp, const struct cpumask *m, const struct cpumask *allowed, int skip)
+{
+        for (int i = 0; i < (cp->ncpus + 63) / 64; i++) {
+                uint64_t bits = m->w[i] & allowed->w[i];
+
+                if (skip >= 0 && skip / 64 == i)
+                        bits &= ~(UINT64_C(1) << (skip % 64));
+                if (bits)
+                        return i * 64 + __builtin_ctzll(bits);
+        }
+        return -1;
+}
+
+int cpupri_find(const struct cpupri *cp, const struct cpumask *allowed, int above, int prefer, int skip)
+{
+        for (int w = (CPUPRI_RANKS + 63) / 64 - 1; w >= 0; w--) {
+                for (uint64_t used = cp->used[w]; used; ) {
+                        int bit = 63 - __builtin_clzll(used);
+                        int r = w * 64 + bit;
+                        const struct cpumask *m = &cp->cpus[r];
+                        int c;
+
+                        used &= ~(UINT64_C(1) << bit);
+                        if (r <= above)
+                                return -1;
+                        if (prefer >= 0 && prefer != skip && cpumask_test(m, prefer) &&
+                            cpumask_test(allowed, prefer))
+                                return prefer;
+                        if ((c = first_allowed(cp, m, allowed, skip)) >= 0)
+                                return c;
+                }
+        }
+        return -1;
+}
+
+bool cpupri_consistent(const struct cpupri *cp, const int *rank_of)
+{
+        for (int r = 0; r < CPUPRI_RANKS; r++) {
+                int n = 0;
+
+                for (int c = 0; c < cp->ncpus; c++) {
+                        if (cpumask_test(&cp->cpus[r], c) != (rank_of[c] == r))
+                                return false;
+                        n += rank_of[c] == r;
+                }
+                if (n != cp->count[r] || !!(cp->used[r / 64] & USED_BIT(r)) != (n > 0))
+                        return false;
+        }
+        return true;
+}
