@@ -144,7 +144,7 @@ START_TEST(ftrace_text_has_the_kernel_format)
         g_autofree char *text = NULL;
         g_auto(GStrv) lines = NULL;
         g_autoptr(GRegex) line_re = g_regex_new("^ *(\\S+)-(\\d+) +\\[(\\d{3})\\] \\.{5} +(\\d+)\\.(\\d{9}): (\\w+): (.*)$",
-                                                0, 0, NULL);
+                                                G_REGEX_OPTIMIZE, 0, NULL);
         static const char *const fields[][2] = {
                 { "sched_switch", "^prev_comm=(\\S+) prev_pid=(\\d+) prev_prio=\\d+ prev_state=(R\\+?|S|D|X) ==> "
                                   "next_comm=(\\S+) next_pid=(\\d+) next_prio=\\d+$" },
@@ -155,11 +155,14 @@ START_TEST(ftrace_text_has_the_kernel_format)
                 { "rcu_unlock_preempted_task", "^rcu_preempt \\d+ (\\d+)$" },
                 { "rcuboost_boost", "^comm=\\S+ pid=\\d+ event=\\w+ oldprio=\\d+ newprio=\\d+$" },
         };
+        GRegex *field_re[G_N_ELEMENTS(fields)];
         g_autoptr(GHashTable) preempted = g_hash_table_new(g_direct_hash, g_direct_equal);
         char running[2][64] = { "swapper/0-0", "swapper/1-0" };
         int count[G_N_ELEMENTS(fields)] = { 0 };
         int64_t last_ns = 0;
 
+        for (size_t k = 0; k < G_N_ELEMENTS(fields); k++)
+                field_re[k] = g_regex_new(fields[k][1], G_REGEX_OPTIMIZE, 0, NULL);
         ck_assert(g_file_get_contents(path, &text, NULL, NULL));
         lines = g_strsplit(text, "\n", -1);
         ck_assert_str_eq(lines[0], "# tracer: nop");
@@ -187,10 +190,9 @@ START_TEST(ftrace_text_has_the_kernel_format)
                         ;
                 ck_assert_msg(k < G_N_ELEMENTS(fields), "line %d: unknown event %s", i + 1, event);
 
-                g_autoptr(GRegex) re = g_regex_new(fields[k][1], 0, 0, NULL);
                 g_autoptr(GMatchInfo) f = NULL;
 
-                ck_assert_msg(g_regex_match(re, rest, 0, &f), "line %d: %s fields: %s", i + 1, event, rest);
+                ck_assert_msg(g_regex_match(field_re[k], rest, 0, &f), "line %d: %s fields: %s", i + 1, event, rest);
                 count[k]++;
                 if (!strcmp(event, "sched_switch")) {
                         g_autofree char *pc = g_match_info_fetch(f, 1), *pp = g_match_info_fetch(f, 2);
@@ -218,6 +220,8 @@ START_TEST(ftrace_text_has_the_kernel_format)
         ck_assert_int_gt(count[4], 0);          /* the hog preempts the reader */
         ck_assert_int_gt(count[5], 0);
         ck_assert_int_gt(count[6], 0);          /* and the booster boosts it */
+        for (size_t k = 0; k < G_N_ELEMENTS(fields); k++)
+                g_regex_unref(field_re[k]);
 }
 END_TEST
 

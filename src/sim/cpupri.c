@@ -62,16 +62,31 @@ int cpupri_find(const struct cpupri *cp, const struct cpumask *allowed, int abov
 
 bool cpupri_consistent(const struct cpupri *cp, const int *rank_of)
 {
-        for (int r = 0; r < CPUPRI_RANKS; r++) {
-                int n = 0;
+        int total = 0;
 
-                for (int c = 0; c < cp->ncpus; c++) {
-                        if (cpumask_test(&cp->cpus[r], c) != (rank_of[c] == r))
-                                return false;
-                        n += rank_of[c] == r;
-                }
-                if (n != cp->count[r] || !!(cp->used[r / 64] & USED_BIT(r)) != (n > 0))
+        /* Each CPU in its own set, marked used; the used sets hold exactly
+         * their count, and those add up to the CPUs: then no CPU is in a
+         * wrong set that a search looks at. */
+        for (int c = 0; c < cp->ncpus; c++) {
+                int r = rank_of[c];
+
+                if (r == CPUPRI_NONE)
+                        continue;
+                if (!cpumask_test(&cp->cpus[r], c) || !(cp->used[r / 64] & USED_BIT(r)))
                         return false;
+                total++;
         }
-        return true;
+        for (int w = 0; w < (CPUPRI_RANKS + 63) / 64; w++) {
+                for (uint64_t used = cp->used[w]; used; used &= used - 1) {
+                        int r = w * 64 + __builtin_ctzll(used);
+                        int n = 0;
+
+                        for (int i = 0; i < (cp->ncpus + 63) / 64; i++)
+                                n += __builtin_popcountll(cp->cpus[r].w[i]);
+                        if (n == 0 || n != cp->count[r])
+                                return false;
+                        total -= n;
+                }
+        }
+        return total == 0;
 }

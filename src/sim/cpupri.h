@@ -35,7 +35,8 @@ void cpupri_set(struct cpupri *cp, int cpu, int from, int to);
  * above @above: @prefer if it is among them, else the lowest-numbered;
  * -1 if none. */
 int cpupri_find(const struct cpupri *cp, const struct cpumask *allowed, int above, int prefer, int skip);
-/* For the invariant checks: is everything consistent with @rank_of? */
+/* For the invariant checks: do the sets a search looks at agree with
+ * @rank_of (each CPU's rank, or CPUPRI_NONE)? */
 bool cpupri_consistent(const struct cpupri *cp, const int *rank_of);
 
 #endif
