@@ -39,14 +39,13 @@ void sim_check_invariants(struct sim *sim)
 {
         static const int every_large = 4096;
         int64_t sum[2] = { 0, 0 }, readers = 0;
-        g_autofree int *rank_of = NULL;
+        int rank_of[SIM_MAX_CPUS];
 
         if (sim->tasks->len > 200 && sim->q.fired % every_large)
                 return;
         /* A run that failed (a deadlock in the scenario) stops mid-event. */
         if (sim->run_error)
                 return;
-        rank_of = g_new(int, sim->ncpus);
         for (int c = 0; c < sim->ncpus; c++) {
                 const struct cpu *cpu = &sim->cpus[c];
 

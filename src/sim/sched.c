@@ -441,8 +441,10 @@ static void trace_switch(struct sim *sim, struct cpu *cpu, struct task *prev, st
                 [TASK_RUNNABLE] = "R+", [TASK_SLEEPING] = "S", [TASK_WAITING] = "S",
                 [TASK_BLOCKED] = "D", [TASK_EXITING] = "X", [TASK_EXITED] = "X",
         };
-        g_autofree char *swapper = g_strdup_printf("swapper/%d", cpu->id);
-        g_autofree char *fields = g_strdup_printf(
+        char swapper[32], fields[512];
+
+        g_snprintf(swapper, sizeof(swapper), "swapper/%d", cpu->id);
+        g_snprintf(fields, sizeof(fields),
                 "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
                 prev ? prev->name : swapper, prev ? task_pid(prev) : 0, prev ? prev->prio : PRIO_NICE_0,
                 prev && state[prev->state] ? state[prev->state] : "R", next ? next->name : swapper,

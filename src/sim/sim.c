@@ -343,11 +343,11 @@ void sim_sample_memory(struct sim *sim)
 void sim_tracepoint(struct sim *sim, int cpu, const char *event, const char *fmt, ...)
 {
         const struct task *curr = sim->cpus[cpu].curr;
-        g_autofree char *fields = NULL;
+        char fields[512];
         va_list ap;
 
         va_start(ap, fmt);
-        fields = g_strdup_vprintf(fmt, ap);
+        g_vsnprintf(fields, sizeof(fields), fmt, ap);
         va_end(ap);
         timeline_tracepoint(sim->timeline, sim->now, cpu, curr ? curr->name : "<idle>",
                             curr ? task_pid(curr) : 0, event, fields);
