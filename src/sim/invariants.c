@@ -62,6 +62,19 @@ void sim_check_invariants(struct sim *sim)
                 CHECK(cpu->rank == (cpu->rt_throttled ? CPUPRI_NONE : cpu->curr ? cpu->curr->prio : PRIO_IDLE),
                       "a CPU's rank disagrees with what it runs", cpu->curr);
                 rank_of[c] = cpu->rank;
+                /* Pull reads priorities and vruntimes from the keys. */
+                for (uint32_t i = 0; i < heap_size(&cpu->rt_rq); i++) {
+                        const struct heap_slot *sl = heap_slot_at(&cpu->rt_rq, i);
+                        const struct task *t = container_of(sl->node, struct task, rq_node);
+
+                        CHECK(sl->key == t->prio, "an RT queue key is not its task's priority", t);
+                }
+                for (uint32_t i = 0; i < heap_size(&cpu->fair_rq); i++) {
+                        const struct heap_slot *sl = heap_slot_at(&cpu->fair_rq, i);
+                        const struct task *t = container_of(sl->node, struct task, rq_node);
+
+                        CHECK(sl->tie == t->vruntime, "a fair queue key is not its task's vruntime", t);
+                }
                 CHECK(cpumask_test(&sim->rt_waiting, c) == (heap_size(&cpu->rt_rq) > 0) &&
                       cpumask_test(&sim->fair_waiting, c) == (heap_size(&cpu->fair_rq) > 0),
                       "a waiting-task mask disagrees with its run queue", NULL);

@@ -414,9 +414,14 @@ static void pull(struct sim *sim, struct cpu *cpu)
                         if (!o || o == cpu || (k >= 0 && (o == busiest || !heap_size(&o->fair_rq))))
                                 continue;
                         for (uint32_t i = 0; i < heap_size(&o->fair_rq); i++) {
-                                struct task *t = rq_task(heap_slot_at(&o->fair_rq, i)->node);
+                                const struct heap_slot *slot = heap_slot_at(&o->fair_rq, i);
+                                struct task *t;
 
-                                if (cpumask_test(&t->affinity, cpu->id) && (!best || t->vruntime < best->vruntime)) {
+                                /* The tie key is the vruntime: look only at tasks that would win. */
+                                if (best && slot->tie >= best->vruntime)
+                                        continue;
+                                t = rq_task(slot->node);
+                                if (cpumask_test(&t->affinity, cpu->id)) {
                                         best = t;
                                         from = o;
                                 }
