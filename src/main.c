@@ -112,10 +112,7 @@ static int cmd_run(int argc, char **argv)
         if (trace_format && !trace)
                 return cli_usage_error(ctx, "--trace-format needs --trace FILE");
         if (trace_window) {
-                g_auto(GStrv) w = g_strsplit(trace_window, ",", -1);
-
-                if (g_strv_length(w) != 2 || !units_parse_duration(w[0], &opts.trace_start_ns, NULL) ||
-                    !units_parse_duration(w[1], &opts.trace_length_ns, NULL) || opts.trace_length_ns <= 0)
+                if (!cli_parse_window(trace_window, &opts.trace_start_ns, &opts.trace_length_ns))
                         return cli_usage_error(ctx, "--trace-window: expected START,LENGTH with units, e.g. 990ms,60ms");
                 if (!trace)
                         return cli_usage_error(ctx, "--trace-window needs --trace FILE");

@@ -110,6 +110,10 @@ START_TEST(usage_errors_exit_2)
         ck_assert_int_eq(r.status, 2);
         ck_assert_ptr_nonnull(strstr(r.err, "'ctf' is not json or ftrace"));
         result_clear(&r);
+        r = run_cli("compare", "--window", "5xs,1ms", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "--window: expected START,LENGTH with units"));
+        result_clear(&r);
         r = run_cli("compare", "--trace-format", "ftrace", NULL);
         ck_assert_int_eq(r.status, 2);
         ck_assert_ptr_nonnull(strstr(r.err, "needs --trace"));

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "policies/policy.h"
+#include "sim/units.h"
 
 static volatile int interrupted;        /* the signal number, once one came */
 
@@ -57,6 +58,14 @@ gboolean cli_parse_options(GOptionContext *ctx, int *argc, char ***argv, int *st
                 return FALSE;
         }
         return TRUE;
+}
+
+gboolean cli_parse_window(const char *s, int64_t *start_ns, int64_t *length_ns)
+{
+        g_auto(GStrv) w = g_strsplit(s, ",", -1);
+
+        return g_strv_length(w) == 2 && units_parse_duration(w[0], start_ns, NULL) &&
+               units_parse_duration(w[1], length_ns, NULL) && *start_ns >= 0 && *length_ns > 0;
 }
 
 gboolean cli_trace_format(const char *format, const char *file, gboolean *ftrace)

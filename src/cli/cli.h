@@ -21,6 +21,8 @@ int cli_usage_error(GOptionContext *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 
 /* Parse a subcommand's options; FALSE (after printing, *status set) on error. */
 gboolean cli_parse_options(GOptionContext *ctx, int *argc, char ***argv, int *status);
 gboolean cli_parse_seed(const char *s, uint64_t *out);
+/* A window option's START,LENGTH (durations with units, LENGTH > 0). */
+gboolean cli_parse_window(const char *s, int64_t *start_ns, int64_t *length_ns);
 /* --trace-format: "json" or "ftrace"; NULL: ftrace for a FILE ending in
  * .txt, else json.  FALSE for anything else. */
 gboolean cli_trace_format(const char *format, const char *file, gboolean *ftrace);

@@ -495,12 +495,12 @@ int cli_compare(int argc, char **argv)
         for (char **s = sets; s && *s; s++)
                 g_ptr_array_add(overrides, g_strdup(*s));
         if (window) {
-                g_auto(GStrv) w = g_strsplit(window, ",", -1);
+                int64_t start, length;
 
-                if (g_strv_length(w) != 2)
-                        return cli_usage_error(ctx, "--window: expected START,LENGTH, e.g. 990ms,60ms");
-                g_ptr_array_add(overrides, g_strdup_printf("output.timeline_start=%s", w[0]));
-                g_ptr_array_add(overrides, g_strdup_printf("output.timeline_length=%s", w[1]));
+                if (!cli_parse_window(window, &start, &length))
+                        return cli_usage_error(ctx, "--window: expected START,LENGTH with units, e.g. 990ms,60ms");
+                g_ptr_array_add(overrides, g_strdup_printf("output.timeline_start=%" G_GINT64_FORMAT "ns", (gint64)start));
+                g_ptr_array_add(overrides, g_strdup_printf("output.timeline_length=%" G_GINT64_FORMAT "ns", (gint64)length));
         }
         g_ptr_array_add(overrides, NULL);
         sc = argc == 2 ? scenario_load(argv[1], (const char *const *)overrides->pdata, &e)
