@@ -58,7 +58,6 @@ static int cmd_run(int argc, char **argv)
         g_autofree char *trace = NULL;
         g_autofree char *trace_window = NULL;
         g_autofree char *trace_format = NULL;
-        gboolean ftrace = FALSE;
         g_auto(GStrv) sets = NULL;
         gboolean quiet = FALSE;
         gboolean verbose = FALSE;
@@ -106,9 +105,8 @@ static int cmd_run(int argc, char **argv)
         if (seed && !cli_parse_seed(seed, &opts.seed))
                 return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
         opts.seed_set = seed != NULL;
-        if (!cli_trace_format(trace_format, trace, &ftrace))
+        if (!cli_trace_format(trace_format, trace, &opts.trace_ftrace))
                 return cli_usage_error(ctx, "--trace-format: '%s' is not json or ftrace", trace_format);
-        opts.trace_ftrace = ftrace;
         if (trace_format && !trace)
                 return cli_usage_error(ctx, "--trace-format needs --trace FILE");
         if (trace_window) {

@@ -204,20 +204,20 @@ START_TEST(cpupri_finds_the_least_urgent_allowed_cpu)
         for (int c = 1; c < 70; c += 2)
                 cpumask_set(&odd, c);
         for (int c = 0; c < 70; c++)
-                cpupri_set(&cp, c, PRIO_IDLE, 50);      /* all busy at RT prio 50 */
+                cpupri_set(&cp, c, 50);      /* all busy at RT prio 50 */
         ck_assert_int_eq(cpupri_find(&cp, &all, -1, -1, -1), 0);
         ck_assert_int_eq(cpupri_find(&cp, &all, -1, 7, -1), 7);
         ck_assert_int_eq(cpupri_find(&cp, &all, 50, -1, -1), -1);       /* none less urgent than 50 */
-        cpupri_set(&cp, 66, 50, 120);                   /* 66 runs a normal task */
+        cpupri_set(&cp, 66, 120);                   /* 66 runs a normal task */
         ck_assert_int_eq(cpupri_find(&cp, &all, 50, -1, -1), 66);
         ck_assert_int_eq(cpupri_find(&cp, &all, -1, 7, -1), 66);        /* rank beats preference */
         ck_assert_int_eq(cpupri_find(&cp, &all, -1, -1, 66), 0);        /* skipped */
         ck_assert_int_eq(cpupri_find(&cp, &odd, -1, -1, -1), 1);
-        cpupri_set(&cp, 65, 50, 120);
+        cpupri_set(&cp, 65, 120);
         ck_assert_int_eq(cpupri_find(&cp, &odd, -1, -1, -1), 65);
         ck_assert_int_eq(cpupri_find(&cp, &all, -1, 66, -1), 66);
-        cpupri_set(&cp, 65, 120, CPUPRI_NONE);          /* throttled */
-        cpupri_set(&cp, 66, 120, CPUPRI_NONE);
+        cpupri_set(&cp, 65, CPUPRI_NONE);          /* throttled */
+        cpupri_set(&cp, 66, CPUPRI_NONE);
         ck_assert_int_eq(cpupri_find(&cp, &all, 50, -1, -1), -1);
         ck_assert_int_eq(cpupri_find(&cp, &odd, -1, 65, -1), 1);
 }

@@ -68,7 +68,7 @@ gboolean cli_parse_window(const char *s, int64_t *start_ns, int64_t *length_ns)
                units_parse_duration(w[1], length_ns, NULL) && *start_ns >= 0 && *length_ns > 0;
 }
 
-gboolean cli_trace_format(const char *format, const char *file, gboolean *ftrace)
+gboolean cli_trace_format(const char *format, const char *file, bool *ftrace)
 {
         if (!format)
                 *ftrace = file && g_str_has_suffix(file, ".txt");

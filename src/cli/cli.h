@@ -7,6 +7,7 @@
 #define RCUBOOST_CLI_H
 
 #include <glib.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 enum exit_code {
@@ -25,7 +26,7 @@ gboolean cli_parse_seed(const char *s, uint64_t *out);
 gboolean cli_parse_window(const char *s, int64_t *start_ns, int64_t *length_ns);
 /* --trace-format: "json" or "ftrace"; NULL: ftrace for a FILE ending in
  * .txt, else json.  FALSE for anything else. */
-gboolean cli_trace_format(const char *format, const char *file, gboolean *ftrace);
+gboolean cli_trace_format(const char *format, const char *file, bool *ftrace);
 /* Policy names from "a,b,c" (NULL: every policy) into @names (static
  * strings); FALSE (after printing, *status set) on an unknown name. */
 gboolean cli_parse_policies(GOptionContext *ctx, const char *list, GPtrArray *names, int *status);

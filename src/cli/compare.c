@@ -437,7 +437,6 @@ int cli_compare(int argc, char **argv)
         gboolean quiet = FALSE;
         gboolean trace = FALSE;
         g_autofree char *trace_format = NULL;
-        gboolean ftrace = FALSE;
         gint nthreads = (gint)MIN(g_get_num_processors(), 64);
         struct compare_job *jobs;
         const GOptionEntry entries[] = {
@@ -487,9 +486,8 @@ int cli_compare(int argc, char **argv)
         if (seed && !cli_parse_seed(seed, &opts.seed))
                 return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
         opts.seed_set = seed != NULL;
-        if (!cli_trace_format(trace_format, NULL, &ftrace))
+        if (!cli_trace_format(trace_format, NULL, &opts.trace_ftrace))
                 return cli_usage_error(ctx, "--trace-format: '%s' is not json or ftrace", trace_format);
-        opts.trace_ftrace = ftrace;
         if (trace_format && !trace)
                 return cli_usage_error(ctx, "--trace-format needs --trace");
         for (char **s = sets; s && *s; s++)

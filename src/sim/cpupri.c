@@ -6,12 +6,16 @@
 void cpupri_init(struct cpupri *cp, int ncpus)
 {
         *cp = (struct cpupri){ .ncpus = ncpus };
-        for (int c = 0; c < ncpus; c++)
-                cpupri_set(cp, c, CPUPRI_NONE, PRIO_IDLE);
+        for (int c = 0; c < ncpus; c++) {
+                cp->rank_of[c] = CPUPRI_NONE;
+                cpupri_set(cp, c, PRIO_IDLE);
+        }
 }
 
-void cpupri_set(struct cpupri *cp, int cpu, int from, int to)
+void cpupri_move(struct cpupri *cp, int cpu, int to)
 {
+        int from = cp->rank_of[cpu];
+
         if (from != CPUPRI_NONE) {
                 cpumask_clear_cpu(&cp->cpus[from], cpu);
                 if (--cp->count[from] == 0)
@@ -22,6 +26,7 @@ void cpupri_set(struct cpupri *cp, int cpu, int from, int to)
                 if (cp->count[to]++ == 0)
                         cp->used[to / 64] |= USED_BIT(to);
         }
+        cp->rank_of[cpu] = to;
 }
 
 /* The lowest-numbered CPU in @m and @allowed but @skip, or -1. */
@@ -60,7 +65,7 @@ int cpupri_find(const struct cpupri *cp, const struct cpumask *allowed, int abov
         return -1;
 }
 
-bool cpupri_consistent(const struct cpupri *cp, const int *rank_of)
+bool cpupri_consistent(const struct cpupri *cp)
 {
         int total = 0;
 
@@ -68,7 +73,7 @@ bool cpupri_consistent(const struct cpupri *cp, const int *rank_of)
          * their count, and those add up to the CPUs: then no CPU is in a
          * wrong set that a search looks at. */
         for (int c = 0; c < cp->ncpus; c++) {
-                int r = rank_of[c];
+                int r = cp->rank_of[c];
 
                 if (r == CPUPRI_NONE)
                         continue;

@@ -24,19 +24,32 @@ struct cpupri {
         struct cpumask cpus[CPUPRI_RANKS];
         int count[CPUPRI_RANKS];
         uint64_t used[(CPUPRI_RANKS + 63) / 64];
+        int rank_of[SIM_MAX_CPUS];      /* each CPU's rank, or CPUPRI_NONE */
         int ncpus;
 };
 
 /* Every CPU idle. */
 void cpupri_init(struct cpupri *cp, int ncpus);
-/* Move @cpu from rank @from to rank @to (either may be CPUPRI_NONE). */
-void cpupri_set(struct cpupri *cp, int cpu, int from, int to);
+void cpupri_move(struct cpupri *cp, int cpu, int to);
+
+/* Put @cpu in the set of rank @to (CPUPRI_NONE: in none). */
+static inline void cpupri_set(struct cpupri *cp, int cpu, int to)
+{
+        if (cp->rank_of[cpu] != to)
+                cpupri_move(cp, cpu, to);
+}
+
+static inline int cpupri_rank(const struct cpupri *cp, int cpu)
+{
+        return cp->rank_of[cpu];
+}
+
 /* An allowed CPU other than @skip (or -1) whose rank is the highest and
  * above @above: @prefer if it is among them, else the lowest-numbered;
  * -1 if none. */
 int cpupri_find(const struct cpupri *cp, const struct cpumask *allowed, int above, int prefer, int skip);
 /* For the invariant checks: do the sets a search looks at agree with
- * @rank_of (each CPU's rank, or CPUPRI_NONE)? */
-bool cpupri_consistent(const struct cpupri *cp, const int *rank_of);
+ * the CPUs' ranks? */
+bool cpupri_consistent(const struct cpupri *cp);
 
 #endif

@@ -39,7 +39,6 @@ void sim_check_invariants(struct sim *sim)
 {
         static const int every_large = 4096;
         int64_t sum[2] = { 0, 0 }, readers = 0;
-        int rank_of[SIM_MAX_CPUS];
 
         if (sim->tasks->len > 200 && sim->q.fired % every_large)
                 return;
@@ -59,9 +58,9 @@ void sim_check_invariants(struct sim *sim)
                 } else {
                         CHECK(cpumask_test(&sim->idle, c), "an idle CPU is not marked idle", NULL);
                 }
-                CHECK(cpu->rank == (cpu->rt_throttled ? CPUPRI_NONE : cpu->curr ? cpu->curr->prio : PRIO_IDLE),
+                CHECK(cpupri_rank(&sim->cpupri, c) ==
+                      (cpu->rt_throttled ? CPUPRI_NONE : cpu->curr ? cpu->curr->prio : PRIO_IDLE),
                       "a CPU's rank disagrees with what it runs", cpu->curr);
-                rank_of[c] = cpu->rank;
                 /* Pull reads priorities and vruntimes from the keys. */
                 for (uint32_t i = 0; i < heap_size(&cpu->rt_rq); i++) {
                         const struct heap_slot *sl = heap_slot_at(&cpu->rt_rq, i);
@@ -81,7 +80,7 @@ void sim_check_invariants(struct sim *sim)
                 sum[0] += sim->rcu.cpus[c].flipctr[0];
                 sum[1] += sim->rcu.cpus[c].flipctr[1];
         }
-        CHECK(cpupri_consistent(&sim->cpupri, rank_of), "cpupri disagrees with the CPUs' ranks", NULL);
+        CHECK(cpupri_consistent(&sim->cpupri), "cpupri disagrees with the CPUs' ranks", NULL);
         CHECK(sum[0] == sim->rcu.flipsum[0] && sum[1] == sim->rcu.flipsum[1],
               "flip-counter sums drifted from the per-CPU counters", NULL);
         CHECK(sim->rcu.memory_bytes >= 0 && sim->rcu.outstanding >= 0, "negative memory or callbacks", NULL);

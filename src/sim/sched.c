@@ -36,7 +36,6 @@ void sched_init(struct sim *sim)
                 struct cpu *cpu = &sim->cpus[c];
 
                 cpu->id = c;
-                cpu->rank = PRIO_IDLE;
                 heap_init(&cpu->rt_rq);
                 heap_init(&cpu->fair_rq);
                 event_init(&cpu->tick_ev, tick_event);
@@ -204,12 +203,7 @@ static bool preempts(struct sim *sim, struct cpu *cpu, struct task *t)
  * task's priority or the CPU's throttling changes. */
 static void cpu_rank_changed(struct sim *sim, struct cpu *cpu)
 {
-        int r = cpu->rt_throttled ? CPUPRI_NONE : cpu_rank(cpu);
-
-        if (r != cpu->rank) {
-                cpupri_set(&sim->cpupri, cpu->id, cpu->rank, r);
-                cpu->rank = r;
-        }
+        cpupri_set(&sim->cpupri, cpu->id, cpu->rt_throttled ? CPUPRI_NONE : cpu_rank(cpu));
 }
 
 /* Where a waking RT task should go: its last CPU if it would run there at

@@ -46,7 +46,6 @@ struct cpu {
         /* RT throttling: RT time used in the current period. */
         int64_t rt_time_ns;
         bool rt_throttled;
-        int rank;                       /* its rank in sim->cpupri, or CPUPRI_NONE */
 
         struct event tick_ev;
         uint64_t nr_switches;

@@ -227,14 +227,6 @@ void timeline_counter(struct timeline *tl, int64_t now, const char *name, int64_
                    G_GINT64_FORMAT "}}", name, (double)now / 1e3, PID_GP, (gint64)value);
 }
 
-bool timeline_wants_tracepoints(const struct timeline *tl)
-{
-        for (; tl; tl = tl->next)
-                if (tl->f && tl->format == TIMELINE_FTRACE)
-                        return true;
-        return false;
-}
-
 void timeline_tracepoint(struct timeline *tl, int64_t now, int cpu, const char *comm, int pid,
                          const char *event, const char *fields)
 {

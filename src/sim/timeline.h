@@ -50,8 +50,6 @@ void timeline_end(struct timeline *tl, int64_t now, const char *kind, int id);
 void timeline_gp(struct timeline *tl, int64_t now, const char *phase);
 /* A sampled value (Chrome JSON counter track; ignored in CSV). */
 void timeline_counter(struct timeline *tl, int64_t now, const char *name, int64_t value);
-/* Does any timeline in the chain write tracepoint lines? */
-bool timeline_wants_tracepoints(const struct timeline *tl);
 /* A tracepoint line as the kernel prints it: on @cpu, where @comm-@pid
  * runs, @event with its @fields (ftrace text only). */
 void timeline_tracepoint(struct timeline *tl, int64_t now, int cpu, const char *comm, int pid,
