@@ -107,30 +107,69 @@ START_TEST(boosted_readers_follow_the_booster)
 }
 END_TEST
 
-START_TEST(reader_blocked_on_a_mutex_passes_its_boost_on)
+/* Both January 2007 patches boost with a bare rt_mutex_setprio(): a reader
+ * boosted while blocked on a mutex does not pass the boost to the owner
+ * (no rt_mutex_adjust_pi()); adjust_pi=true walks the chain. */
+static const struct {
+        const char *policy;
+        int boosted;            /* the reader's boosted priority */
+} aging_policies[] = {
+        { "booster", RT(48) },
+        { "booster-8state", RT(49) },
+};
+
+/* The reader blocks on m inside its critical section; the owner, a nice task
+ * inheriting RT 5 from it, is preempted by a FIFO 10 hog. */
+static struct sim *owner_behind_hog(const char *policy, const char *extra, struct scenario **sc)
 {
-        /* The reader blocks on m inside its critical section; the owner, a
-         * nice task behind the hog, gets the reader's boost by inheritance. */
-        struct scenario *sc;
-        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=200ms\n" ZERO_COSTS "[mutex:m]\n"
+        g_autofree char *text = g_strdup_printf("[scenario]\ncpus=1\nduration=200ms\n" ZERO_COSTS "%s[mutex:m]\n"
                 "[task:owner]\nsched=normal:0\nprogram=lock m; compute 3ms; unlock m; sleep 1s\n"
                 "[task:reader]\nsched=fifo:5\nstart=500us\nprogram=rcu_read_lock; lock m; compute 1ms; unlock m; rcu_read_unlock; sleep 1s\n"
-                "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 150ms\n", "booster", &sc);
+                "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 150ms\n", extra);
+
+        return sim_from_text(text, policy, sc);
+}
+
+START_TEST(boost_of_a_reader_blocked_on_a_mutex_stays_with_the_reader)
+{
+        struct scenario *sc;
+        struct sim *sim = owner_behind_hog(aging_policies[_i].policy, "", &sc);
         struct task *r = find_task(sim, "reader"), *owner = find_task(sim, "owner");
 
         sim_run_until(sim, MS(2));
         ck_assert_int_eq(r->state, TASK_BLOCKED);
-        ck_assert_str_eq(policy_state(sim, r), "BLOCKED toboost cpu0 elem1");
         ck_assert_int_eq(owner->prio, RT(5));           /* inherited from the reader */
         sim_run_until(sim, MS(31) + US(10));
-        ck_assert_int_eq(r->prio, RT(48));
-        ck_assert_int_eq(owner->prio, RT(48));          /* inherited through m */
+        ck_assert_int_eq(r->prio, aging_policies[_i].boosted);
+        ck_assert_int_eq(r->waiter_prio, RT(5));        /* queued as it blocked */
+        ck_assert_int_eq(owner->prio, RT(5));           /* setprio: nothing travels */
+        ck_assert_ptr_eq(sim->cpus[0].curr, find_task(sim, "hog"));
+        /* The owner runs only when the hog is done, at 151 ms. */
+        sim_run_until(sim, MS(150));
+        ck_assert_int_eq(r->rcu_nesting, 1);
+        sim_run_until(sim, MS(156));
+        ck_assert_int_eq(r->rcu_nesting, 0);
+        ck_assert_int_eq(r->prio, RT(5));
+        ck_assert_int_eq(summary_value(sim, "policy.blocked_on_mutex"), 1);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(adjust_pi_passes_the_boost_to_the_owner)
+{
+        struct scenario *sc;
+        struct sim *sim = owner_behind_hog(aging_policies[_i].policy, "[policy]\nadjust_pi=true\n", &sc);
+        struct task *r = find_task(sim, "reader"), *owner = find_task(sim, "owner");
+
+        sim_run_until(sim, MS(31) + US(10));
+        ck_assert_int_eq(r->prio, aging_policies[_i].boosted);
+        ck_assert_int_eq(owner->prio, aging_policies[_i].boosted);     /* inherited through m */
         ck_assert_int_eq(owner->boost_prio, PRIO_NONE);
         sim_run_until(sim, MS(40));
         ck_assert_int_eq(r->rcu_nesting, 0);
         ck_assert_int_eq(r->prio, RT(5));
         ck_assert_int_eq(owner->prio, PRIO_NICE_0);
-        ck_assert_int_eq(summary_value(sim, "policy.blocked_on_mutex"), 1);
         sim_free(sim);
         scenario_free(sc);
 }
@@ -171,7 +210,9 @@ static Suite *booster_suite(void)
         tcase_add_test(states, unlock_before_boost_leaves_the_list);
         tcase_add_test(states, second_switch_out_in_a_section_does_nothing);
         tcase_add_test(prio, boosted_readers_follow_the_booster);
-        tcase_add_test(prio, reader_blocked_on_a_mutex_passes_its_boost_on);
+        tcase_add_loop_test(prio, boost_of_a_reader_blocked_on_a_mutex_stays_with_the_reader, 0,
+                            G_N_ELEMENTS(aging_policies));
+        tcase_add_loop_test(prio, adjust_pi_passes_the_boost_to_the_owner, 0, G_N_ELEMENTS(aging_policies));
         tcase_add_test(outcome, keeps_memory_bounded_where_none_runs_out);
         suite_add_tcase(s, states);
         suite_add_tcase(s, prio);

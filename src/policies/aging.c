@@ -44,10 +44,12 @@ gboolean aging_create(struct aging *a, struct sim *sim, const struct policy_para
 {
         struct sched_spec sched;
         int64_t period, nelem;
+        gboolean adjust_pi;
 
         if (!policy_param_sched(params, "booster_prio", &sched, error) ||
             !policy_param_duration(params, "booster_period", &period, error) ||
             !policy_param_int(params, "aging_elements", 1, 64, &nelem, error) ||
+            !policy_param_bool(params, "adjust_pi", &adjust_pi, error) ||
             !check_booster_sched(&sched, min_rt, "[policy] booster_prio: ", error))
                 return FALSE;
         if (period <= 0) {
@@ -56,6 +58,9 @@ gboolean aging_create(struct aging *a, struct sim *sim, const struct policy_para
                 return FALSE;
         }
         aging_init(a, sim, (int)nelem, period, ops, pol);
+        /* Both patches boost with a bare rt_mutex_setprio() and never call
+         * rt_mutex_adjust_pi(): a boost does not travel down a PI chain. */
+        a->chain = adjust_pi ? BOOST_ADJUST_PI : BOOST_SETPRIO;
         aging_start_booster(a, "rcu_booster", &sched);
         return TRUE;
 }

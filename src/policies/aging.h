@@ -61,6 +61,7 @@ struct aging {
         struct aging_elem *elems;       /* [cpu * nelem + i] */
         struct task *booster;
         sim_time_ns period_ns;
+        enum boost_chain chain;         /* setprio (the patches) unless adjust_pi=true */
         const struct aging_ops *ops;
         void *pol;
 
@@ -75,7 +76,7 @@ struct aging {
 
 void aging_init(struct aging *a, struct sim *sim, int nelem, sim_time_ns period_ns,
                 const struct aging_ops *ops, void *pol);
-/* Read booster_prio, booster_period and aging_elements, set up @a and start
+/* Read booster_prio, booster_period, aging_elements and adjust_pi, set up @a and start
  * the booster.  The booster must be fifo/rr with priority >= @min_rt. */
 gboolean aging_create(struct aging *a, struct sim *sim, const struct policy_params *params, int min_rt,
                       const struct aging_ops *ops, void *pol, GError **error);

@@ -44,6 +44,8 @@ static const struct policy_key booster_keys[] = {
           "the booster thread's scheduling; readers are boosted one RT level below it" },
         { "booster_period", POLICY_KEY_DURATION, "10ms", "how long the booster sleeps between passes (HZ/100)" },
         { "aging_elements", POLICY_KEY_INT, "4", "aging elements per CPU (RCU_BOOST_ELEMENTS)" },
+        { "adjust_pi", POLICY_KEY_BOOL, "false",
+          "also walk the PI chain after boosting (rt_mutex_adjust_pi(), which the 2007 patch did not call)" },
         { NULL },
 };
 
@@ -74,7 +76,7 @@ static void apply_boost(struct booster_policy *p, struct task *t, struct booster
         int old = t->prio;
 
         sim_charge_task(p->sim, p->aging.booster, COST_PRIO_CHANGE, 1, COST_PATH_BOOSTER);
-        sched_set_boost_prio(p->sim, t, boost_prio(p));
+        sched_set_boost_prio(p->sim, t, boost_prio(p), p->aging.chain);
         if (bt->state == BOOSTER_BLOCKED) {
                 bt->state = BOOSTER_BOOSTED;
                 boost_track_boosted(&p->stats, &bt->tr, p->sim, t, old);
@@ -145,7 +147,7 @@ static void reader_unlock_booster(void *pol, struct task *t)
                 int old = t->prio;
 
                 sim_charge_task(p->sim, t, COST_PRIO_CHANGE, 1, COST_PATH_READ);
-                sched_set_boost_prio(p->sim, t, PRIO_NONE);
+                sched_set_boost_prio(p->sim, t, PRIO_NONE, p->aging.chain);
                 boost_track_unboosted(&p->stats, &bt->tr, p->sim, t, old);
         }
         bt->state = BOOSTER_IDLE;

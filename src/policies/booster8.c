@@ -83,6 +83,8 @@ static const struct policy_key b8_keys[] = {
           "the booster thread's scheduling; readers are boosted to its level" },
         { "booster_period", POLICY_KEY_DURATION, "10ms", "how long the booster sleeps between passes (HZ/100)" },
         { "aging_elements", POLICY_KEY_INT, "4", "aging elements per CPU (RCU_BOOST_ELEMENTS)" },
+        { "adjust_pi", POLICY_KEY_BOOL, "false",
+          "also walk the PI chain after boosting (rt_mutex_adjust_pi(), which the 2007 patch did not call)" },
         { NULL },
 };
 
@@ -138,7 +140,7 @@ static void set_boost(struct b8_policy *p, struct task *t, struct b8_task *bt, s
         int old = t->prio;
 
         sim_charge_task(p->sim, payer, COST_PRIO_CHANGE, 1, path);
-        sched_set_boost_prio(p->sim, t, p->aging.booster->normal_prio);
+        sched_set_boost_prio(p->sim, t, p->aging.booster->normal_prio, p->aging.chain);
         if (!boost_track_is_boosted(&bt->tr))
                 boost_track_boosted(&p->stats, &bt->tr, p->sim, t, old);
         else if (t->prio != old)
@@ -151,7 +153,7 @@ static void drop_boost(struct b8_policy *p, struct task *t, struct b8_task *bt, 
         int old = t->prio;
 
         sim_charge_task(p->sim, payer, COST_PRIO_CHANGE, 1, path);
-        sched_set_boost_prio(p->sim, t, PRIO_NONE);
+        sched_set_boost_prio(p->sim, t, PRIO_NONE, p->aging.chain);
         boost_track_unboosted(&p->stats, &bt->tr, p->sim, t, old);
 }
 

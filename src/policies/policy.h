@@ -10,9 +10,12 @@
  * Everything a hook does that costs time in a real kernel (taking a lock,
  * touching a list, an atomic instruction, changing a priority) must be
  * charged with sim_charge_task()/sim_charge_cpu() from engine.h, so that
- * costs show in the results.  A policy raises a task's priority only with
- * sched_set_boost_prio(): the task's effective priority is the most urgent of
- * its normal priority, that boost and what priority inheritance lends it.
+ * costs show in the results.  A policy raises a task's priority either with
+ * sched_set_boost_prio() -- the task's effective priority is the most urgent
+ * of its normal priority, that boost and what priority inheritance lends it;
+ * the policy says whether the boost travels down a PI chain (BOOST_SETPRIO,
+ * as the 2007 patches' bare rt_mutex_setprio(), or BOOST_ADJUST_PI) -- or by
+ * ordinary priority inheritance through a mutex of mutex.c.
  *
  * Optional hooks may be NULL.  All hooks run at one simulated instant: they
  * must not block; anything that takes time is done by a kernel thread the

@@ -100,6 +100,9 @@ void sim_check_invariants(struct sim *sim)
                         CHECK(!heap_node_queued(&t->rq_node), "a task that cannot run is queued", t);
                 CHECK((t->state == TASK_BLOCKED) == (t->blocked_on != NULL),
                       "blocked state and mutex wait disagree", t);
+                if (t->blocked_on && t->waiter_link.prev)
+                        CHECK(((const struct task *)t->waiter_link.prev->data)->waiter_prio <= t->waiter_prio,
+                              "a mutex's waiters are not in priority order", t);
                 for (const struct task *o = t; o && o->blocked_on; o = o->blocked_on->owner)
                         CHECK(++steps <= (int)sim->tasks->len, "a cycle in the priority-inheritance chain", t);
         }

@@ -26,13 +26,15 @@ static void take(struct mutex *m, struct task *t)
         g_queue_push_tail_link(&t->held, &m->held_link);
 }
 
-/* Insert @t among the waiters: behind everyone at least as urgent. */
+/* Insert @t among the waiters with its current priority: behind everyone at
+ * least as urgent. */
 static void enqueue_waiter(struct mutex *m, struct task *t)
 {
         GList *pos;
 
+        t->waiter_prio = t->prio;
         for (pos = m->waiters.head; pos; pos = pos->next)
-                if (((struct task *)pos->data)->prio > t->prio)
+                if (((struct task *)pos->data)->waiter_prio > t->waiter_prio)
                         break;
         if (pos)
                 g_queue_insert_before_link(&m->waiters, pos, &t->waiter_link);
@@ -115,7 +117,7 @@ int mutex_pi_prio(const struct task *t)
                 struct mutex *m = l->data;
 
                 if (m->waiters.head)
-                        p = MIN(p, ((struct task *)m->waiters.head->data)->prio);
+                        p = MIN(p, ((struct task *)m->waiters.head->data)->waiter_prio);
         }
         return p;
 }

@@ -4,7 +4,12 @@
  * least at its most urgent waiter's priority; that loan propagates along a
  * chain of owners blocked on further mutexes (a waits on M1 held by b, b
  * waits on M2 held by c: c runs at a's priority) and is recomputed at each
- * release.  Unlock hands the mutex straight to the top waiter.  A lock that
+ * release.  A waiter is queued with the priority it had when it blocked
+ * (task->waiter_prio, as rt_mutex_waiter keeps its plist prio); only a chain
+ * walk (a new waiter behind it, a class change: rt_mutex_adjust_pi()) moves
+ * it.  A bare rt_mutex_setprio() on a blocked task -- the 2007 RCU boost --
+ * therefore reaches neither the queue nor the owner (sched_set_boost_prio()).
+ * Unlock hands the mutex straight to the top waiter.  A lock that
  * would close a cycle of waiters is a deadlock in the scenario: the run
  * stops with an error naming the tasks and mutexes.
  */
@@ -38,9 +43,11 @@ void mutex_unlock(struct sim *sim, struct mutex *m, struct task *t);
 /* Try to take @m for @t without blocking; false if it is owned. */
 bool mutex_trylock(struct sim *sim, struct mutex *m, struct task *t);
 
-/* The most urgent priority among the top waiters of mutexes @t holds. */
+/* The most urgent priority among the top waiters of mutexes @t holds, each
+ * with the priority it waits with (task->waiter_prio). */
 int mutex_pi_prio(const struct task *t);
-/* @t's priority changed while blocked: requeue it and pass the change on. */
+/* @t's priority changed while blocked: requeue it with its new priority and
+ * pass the change on to the owner (one step of rt_mutex_adjust_prio_chain()). */
 void mutex_waiter_prio_changed(struct sim *sim, struct task *t);
 
 #endif

@@ -546,15 +546,20 @@ void sched_flush(struct sim *sim)
 
 /* ---- priorities ---- */
 
-bool sched_update_prio(struct sim *sim, struct task *t)
+static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
 {
         int p = MIN(t->normal_prio, t->boost_prio);
         int pi = mutex_pi_prio(t);
         struct cpu *cpu = cpu_of(sim, t);
 
         p = MIN(p, pi);
-        if (p == t->prio)
+        if (p == t->prio) {
+                /* A chain walk still requeues a waiter that setprio left stale
+                 * (rt_mutex_adjust_pi() compares the waiter's prio, not the task's). */
+                if (how == BOOST_ADJUST_PI && t->blocked_on && t->waiter_prio != p)
+                        mutex_waiter_prio_changed(sim, t);
                 return false;
+        }
         bool worse = p > t->prio;
 
         sim_trace(sim, t->cpu, "sched_pi_setprio", "comm=%s pid=%d oldprio=%d newprio=%d", t->name, task_pid(t),
@@ -583,7 +588,9 @@ bool sched_update_prio(struct sim *sim, struct task *t)
                 break;
         case TASK_BLOCKED:
                 t->prio = p;
-                mutex_waiter_prio_changed(sim, t);
+                /* (Not when mutex_unlock() has just handed it the mutex.) */
+                if (how == BOOST_ADJUST_PI && t->blocked_on)
+                        mutex_waiter_prio_changed(sim, t);
                 break;
         default:
                 t->prio = p;
@@ -592,10 +599,15 @@ bool sched_update_prio(struct sim *sim, struct task *t)
         return true;
 }
 
-void sched_set_boost_prio(struct sim *sim, struct task *t, int prio)
+bool sched_update_prio(struct sim *sim, struct task *t)
+{
+        return update_prio(sim, t, BOOST_ADJUST_PI);
+}
+
+void sched_set_boost_prio(struct sim *sim, struct task *t, int prio, enum boost_chain how)
 {
         t->boost_prio = prio;
-        sched_update_prio(sim, t);
+        update_prio(sim, t, how);
 }
 
 void sched_set_class(struct sim *sim, struct task *t, const struct sched_spec *spec)

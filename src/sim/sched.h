@@ -73,11 +73,25 @@ void sched_update_curr(struct sim *sim, struct cpu *cpu);
 /* Extend a burn in progress by @ns (a cost charged to a running task). */
 void sched_burn_extend(struct sim *sim, struct task *t, int64_t ns);
 
-/* Recompute @t's effective priority and move it accordingly.  Returns true
- * if it changed. */
+/* Recompute @t's effective priority and move it accordingly, on a run queue
+ * or, when @t is blocked on a mutex, along the PI chain.  Returns true if it
+ * changed. */
 bool sched_update_prio(struct sim *sim, struct task *t);
+
+/* How a policy's boost reaches a task; the policy says which, the engine
+ * does not guess. */
+enum boost_chain {
+        /* rt_mutex_setprio() alone, as the Jan 2007 patches boost: @t's own
+         * effective priority (and its run-queue place) change, but if @t is
+         * blocked on a mutex its waiter keeps the priority it blocked with,
+         * so nothing travels to the owner until a later chain walk. */
+        BOOST_SETPRIO,
+        /* rt_mutex_setprio() then rt_mutex_adjust_pi(): a blocked @t is
+         * requeued and the boost travels down the chain of owners. */
+        BOOST_ADJUST_PI,
+};
 /* The boost policy's contribution (PRIO_NONE to drop it). */
-void sched_set_boost_prio(struct sim *sim, struct task *t, int prio);
+void sched_set_boost_prio(struct sim *sim, struct task *t, int prio, enum boost_chain how);
 void sched_set_class(struct sim *sim, struct task *t, const struct sched_spec *spec);
 void sched_set_affinity(struct sim *sim, struct task *t, const struct cpumask *mask);
 

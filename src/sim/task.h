@@ -117,6 +117,8 @@ struct task {
         /* ---- priority inheritance (owned by mutex.c) ---- */
         struct mutex *blocked_on;
         GList waiter_link;              /* in blocked_on->waiters; data = task */
+        int waiter_prio;                /* priority it waits with (rt_mutex_waiter's plist prio):
+                                         * set when it blocks, changed only by a chain walk */
         GQueue held;                    /* mutexes held, via mutex->held_link */
 };
 
