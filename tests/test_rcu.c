@@ -19,11 +19,37 @@ START_TEST(callback_waits_two_flip_cycles)
         ck_assert_int_eq(sim->rcu.memory_bytes, 1024);
         RUN_UNTIL(sim, sim->rcu.invoked == 1, 100);
         ck_assert_int_eq(sim->rcu.invoked, 1);
-        /* Two whole grace periods (flip, ack, zero, mb) passed first. */
-        ck_assert_int_ge(sim->rcu.gp_completed, 2);
+        /* Two whole flip cycles (flip, ack, zero, mb) -- one grace period --
+         * passed first. */
+        ck_assert_int_ge(sim->rcu.flips_completed, 2);
+        ck_assert_int_ge(sim->rcu.gp_completed, 1);
         ck_assert_int_ge(sim->rcu.completed, 3);
         ck_assert_int_ge(sim_now(sim), MS(6));
         ck_assert_int_eq(sim->rcu.memory_bytes, 0);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(grace_period_is_two_consecutive_flips)
+{
+        /* Callbacks all the time, then an idle spell (no callbacks anywhere)
+         * of 300 ms, then callbacks again. */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(2, "600ms")
+                "[task:u]\nsched=fifo:10\nprogram=repeat 100 { call_rcu 1KiB; sleep 1ms }; sleep 300ms; "
+                "repeat 100 { call_rcu 1KiB; sleep 1ms }; sleep 1s\n", "none", &sc);
+
+        sim_run(sim);
+        ck_assert_int_gt(sim->rcu.flips_completed, 60);
+        /* Each grace period spans its two flips and the tick between them ... */
+        ck_assert_int_ge(summary_value(sim, "gp_latency.min_ns"), 2 * summary_value(sim, "flip_latency.min_ns"));
+        ck_assert_int_ge(summary_value(sim, "gp_latency.p50_ns"), 2 * summary_value(sim, "flip_latency.p50_ns"));
+        /* ... but two flips around the idle spell are no grace period anybody
+         * waited for: none lasts anywhere near 300 ms. */
+        ck_assert_int_lt(summary_value(sim, "gp_latency.max_ns"), MS(20));
+        ck_assert_int_lt(sim->rcu.gp_completed, sim->rcu.flips_completed);
+        ck_assert_int_ge(sim->rcu.gp_completed, sim->rcu.flips_completed - 4);
         sim_free(sim);
         scenario_free(sc);
 }
@@ -213,6 +239,7 @@ static Suite *rcu_suite(void)
 
         tcase_add_test(gp, callback_waits_two_flip_cycles);
         tcase_add_test(gp, flip_machine_visits_every_state_in_order);
+        tcase_add_test(gp, grace_period_is_two_consecutive_flips);
         tcase_add_test(gp, preempted_reader_holds_waitzero);
         tcase_add_test(gp, reader_counters_follow_migration);
         tcase_add_test(gp, synchronize_rcu_waits_for_preexisting_reader);

@@ -11,6 +11,7 @@ const struct headline_metric headline[HEADLINE_COUNT] = {
         { "GP p99", "gp_latency.p99_ns", HEADLINE_NS },
         { "GP max", "gp_latency.max_ns", HEADLINE_NS },
         { "GP stalled at end", "rcu.gp_in_progress_ns", HEADLINE_NS },
+        { "flip max", "flip_latency.max_ns", HEADLINE_NS },
         { "callback p99", "callback_latency.p99_ns", HEADLINE_NS },
         { "sync p99", "sync_latency.p99_ns", HEADLINE_NS },
         { "RT wake-up p99", "rt_wakeup_latency.p99_ns", HEADLINE_NS },

@@ -59,6 +59,7 @@ void rcu_init(struct sim *sim)
                         cblist_init(&rdp->wait[i]);
         }
         rcu->oom_ns = -1;
+        latency_stat_init(&rcu->flip_latency);
         latency_stat_init(&rcu->gp_latency);
         latency_stat_init(&rcu->cb_latency);
         latency_stat_init(&rcu->sync_latency);
@@ -90,6 +91,7 @@ void rcu_finish(struct sim *sim)
         }
         free_list(rcu->pool);
         g_free(rcu->cpus);
+        latency_stat_finish(&rcu->flip_latency);
         latency_stat_finish(&rcu->gp_latency);
         latency_stat_finish(&rcu->cb_latency);
         latency_stat_finish(&rcu->sync_latency);
@@ -270,20 +272,59 @@ static void enter_state(struct sim *sim, int cpu, enum rcu_flip_state s)
         timeline_gp(sim->timeline, sim->now, rcu_flip_state_name(s));
 }
 
-static void gp_ended(struct sim *sim)
+/* Start of the grace period that flip cycle @flip completes: the first of
+ * the RCU_GP_STAGES consecutive flips ending with @flip ("a single flip does
+ * -not- constitute a grace period", rcupreempt.c), which callbacks waited
+ * through; -1 when there is none (too few flips, or nothing waited). */
+static sim_time_ns gp_start_of(const struct rcu *rcu, int64_t flip)
+{
+        int64_t first = flip - (RCU_GP_STAGES - 1);
+
+        if (first < 1 || !rcu->flip_began_gp[first % RCU_GP_STAGES])
+                return -1;
+        return rcu->flip_start_ns[first % RCU_GP_STAGES];
+}
+
+/* Did callbacks enter wait[0] at the flip that is ending?  Every CPU has
+ * acknowledged it (advanced its lists) by now. */
+static bool callbacks_entered_wait(const struct sim *sim)
+{
+        for (int c = 0; c < sim->ncpus; c++)
+                if (sim->rcu.cpus[c].wait[0].head)
+                        return true;
+        return false;
+}
+
+/* A flip cycle ended at waitmb: it completes the grace period that began
+ * RCU_GP_STAGES - 1 flips earlier. */
+static void flip_ended(struct sim *sim)
 {
         struct rcu *rcu = &sim->rcu;
         int64_t len = sim->now - rcu->gp_start_ns;
+        sim_time_ns gp_start = gp_start_of(rcu, rcu->completed);
+        int64_t gp_len = gp_start >= 0 ? sim->now - gp_start : -1;
 
-        rcu->gp_completed++;
-        latency_stat_add(&rcu->gp_latency, len);
-        if (rcu->gp_csv)
+        rcu->flip_began_gp[rcu->completed % RCU_GP_STAGES] = callbacks_entered_wait(sim);
+        rcu->flips_completed++;
+        latency_stat_add(&rcu->flip_latency, len);
+        if (gp_len >= 0) {
+                rcu->gp_completed++;
+                latency_stat_add(&rcu->gp_latency, gp_len);
+        }
+        if (rcu->gp_csv) {
                 fprintf(rcu->gp_csv, "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
                         ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
-                        ",%" G_GINT64_FORMAT "\n",
+                        ",%" G_GINT64_FORMAT ",",
                         (gint64)rcu->completed, (gint64)rcu->gp_start_ns, (gint64)sim->now, (gint64)len,
                         (gint64)rcu->phase_ns[RCU_FLIP_WAITACK], (gint64)rcu->phase_ns[RCU_FLIP_WAITZERO],
                         (gint64)rcu->phase_ns[RCU_FLIP_WAITMB]);
+                if (gp_len >= 0)
+                        fprintf(rcu->gp_csv, "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT, (gint64)gp_start,
+                                (gint64)gp_len);
+                else
+                        fputs(",", rcu->gp_csv);
+                fputc('\n', rcu->gp_csv);
+        }
         if (sim->policy->gp_end)
                 sim->policy->gp_end(sim->pol, rcu->completed);
 }
@@ -302,6 +343,7 @@ static void try_flip(struct sim *sim, int cpu)
                         rcu->cpus[c].flip_pending = true;
                 rcu->acks_pending = sim->ncpus;
                 rcu->gp_start_ns = sim->now;
+                rcu->flip_start_ns[rcu->completed % RCU_GP_STAGES] = sim->now;
                 rcu->phase_start_ns = sim->now;
                 memset(rcu->phase_ns, 0, sizeof(rcu->phase_ns));
                 rcu->state = RCU_FLIP_WAITACK;
@@ -326,7 +368,7 @@ static void try_flip(struct sim *sim, int cpu)
         case RCU_FLIP_WAITMB:
                 if (rcu->mbs_pending == 0) {
                         enter_state(sim, cpu, RCU_FLIP_IDLE);
-                        gp_ended(sim);
+                        flip_ended(sim);
                 }
                 break;
         }
@@ -376,15 +418,24 @@ void rcu_report(struct sim *sim, struct report *r)
         report_int(r, "memory.peak_bytes", rcu->peak_memory_bytes);
         report_int(r, "memory.final_bytes", rcu->memory_bytes);
         report_int(r, "rcu.grace_periods", rcu->gp_completed);
+        report_int(r, "rcu.flips", rcu->flips_completed);
         report_int(r, "rcu.callbacks_registered", rcu->registered);
         report_int(r, "rcu.callbacks_invoked", rcu->invoked);
         report_int(r, "rcu.callbacks_pending", rcu->outstanding);
         report_int(r, "rcu.read_sections", rcu->readers);
         report_int(r, "rcu.reader_switch_outs", rcu->reader_switch_outs);
         report_string(r, "rcu.final_state", rcu_flip_state_name(rcu->state));
-        /* A stalled grace period never completes, so gp_latency cannot show it. */
-        report_int(r, "rcu.gp_in_progress_ns", rcu->state == RCU_FLIP_IDLE ? 0 : sim->now - rcu->gp_start_ns);
+        /* A stalled grace period never completes, so gp_latency cannot show
+         * it: report the age of the oldest one a flip in progress would
+         * complete (its first flip, or this one if it is the first). */
+        int64_t flip_age = rcu->state == RCU_FLIP_IDLE ? 0 : sim->now - rcu->gp_start_ns;
+        sim_time_ns gp_start = gp_start_of(rcu, rcu->completed);
+
+        report_int(r, "rcu.flip_in_progress_ns", flip_age);
+        report_int(r, "rcu.gp_in_progress_ns",
+                   rcu->state == RCU_FLIP_IDLE ? 0 : gp_start >= 0 ? sim->now - gp_start : flip_age);
         report_latency(r, "gp_latency", &rcu->gp_latency);
+        report_latency(r, "flip_latency", &rcu->flip_latency);
         report_latency(r, "callback_latency", &rcu->cb_latency);
         report_latency(r, "sync_latency", &rcu->sync_latency);
         report_latency(r, "read_section_length", &rcu->cs_length);

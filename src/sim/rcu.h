@@ -77,7 +77,15 @@ struct rcu {
         int64_t flipsum[2];             /* sum of all CPUs' flipctr[i] */
         int acks_pending;               /* CPUs yet to see the flip */
         int mbs_pending;                /* CPUs yet to do their barrier */
-        sim_time_ns gp_start_ns;
+        sim_time_ns gp_start_ns;        /* of the flip cycle in progress (or last) */
+        /* Starts of the last RCU_GP_STAGES flip cycles, by flip number mod
+         * RCU_GP_STAGES: a grace period is RCU_GP_STAGES consecutive flips. */
+        sim_time_ns flip_start_ns[RCU_GP_STAGES];
+        /* ... and whether callbacks entered wait[0] at that flip: only then
+         * does anything wait for the grace period that flip began (after an
+         * idle spell with no callbacks, two flips in a row are no grace
+         * period anybody waited for). */
+        bool flip_began_gp[RCU_GP_STAGES];
         sim_time_ns phase_start_ns;
         sim_time_ns phase_ns[4];        /* time spent in each state this GP */
         struct rcu_cpu *cpus;
@@ -92,15 +100,17 @@ struct rcu {
         int64_t next_cb_id;
         int64_t registered;
         int64_t invoked;
-        int64_t gp_completed;
+        int64_t flips_completed;        /* flip cycles (start to end of waitmb) */
+        int64_t gp_completed;           /* grace periods: RCU_GP_STAGES consecutive flips */
         int64_t readers;                /* outermost critical sections entered */
         int64_t reader_switch_outs;     /* switch-outs inside a critical section */
+        struct latency_stat flip_latency;
         struct latency_stat gp_latency;
         struct latency_stat cb_latency;
         struct latency_stat sync_latency;
         struct latency_stat cs_length;  /* read-side critical section lengths */
         struct rcu_callback *pool;      /* free callbacks, reused */
-        FILE *gp_csv;                   /* one row per grace period, or NULL */
+        FILE *gp_csv;                   /* one row per flip cycle, or NULL */
 };
 
 void rcu_init(struct sim *sim);

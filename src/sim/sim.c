@@ -114,7 +114,8 @@ static gboolean open_outputs(struct sim *sim, GError **error)
         if (!sim->gp_out)
                 return FALSE;
         sim->rcu.gp_csv = outfile_stream(sim->gp_out);
-        fputs("gp,start_ns,end_ns,duration_ns,waitack_ns,waitzero_ns,waitmb_ns\n", sim->rcu.gp_csv);
+        fputs("flip,start_ns,end_ns,duration_ns,waitack_ns,waitzero_ns,waitmb_ns,gp_start_ns,gp_ns\n",
+              sim->rcu.gp_csv);
         sim->boost_out = outfile_open(sim->out_dir, "boost.csv", error);
         if (!sim->boost_out)
                 return FALSE;
@@ -630,10 +631,11 @@ void sim_print_summary(const struct sim *sim, FILE *f)
 
                 fprintf(f, "  OUT OF MEMORY at %s: %s waiting on RCU\n", when, bytes);
         }
-        fprintf(f, "  memory waiting on RCU: peak %s; grace periods: %" G_GINT64_FORMAT "\n", peak,
-                sim->rcu.gp_completed);
+        fprintf(f, "  memory waiting on RCU: peak %s; grace periods: %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT
+                " flips)\n", peak, sim->rcu.gp_completed, sim->rcu.flips_completed);
         static const struct { const char *label, *prefix; } lat[] = {
-                { "grace period", "gp_latency" }, { "call_rcu->invoke", "callback_latency" },
+                { "grace period", "gp_latency" }, { "flip cycle", "flip_latency" },
+                { "call_rcu->invoke", "callback_latency" },
                 { "synchronize_rcu", "sync_latency" }, { "RT wake-up", "rt_wakeup_latency" },
         };
         for (size_t i = 0; i < G_N_ELEMENTS(lat); i++) {
