@@ -64,11 +64,12 @@ START_TEST(reblock_during_unboost_idle_is_queued_again)
         struct task *r = find_task(sim, "reader");
 
         sim_run_until(sim, MS(32) + US(100));
-        /* Preempted in its next critical section before the cleanup. */
-        ck_assert_str_eq(policy_state(sim, r), "UNBOOST_BLOCKED none");
+        /* Preempted in its next critical section before the cleanup: it
+         * queued itself (the booster splices only toboost). */
+        ck_assert_str_eq(policy_state(sim, r), "UNBOOST_BLOCKED toboost cpu0 elem0");
         ck_assert_int_eq(r->rcu_nesting, 1);
         sim_run_until(sim, MS(33) + US(100));
-        /* Unboosted and queued for boosting in its new critical section. */
+        /* Unboosted, still queued for boosting in its new critical section. */
         ck_assert_str_eq(policy_state(sim, r), "BLOCKED toboost cpu0 elem0");
         ck_assert_int_eq(r->prio, PRIO_NICE_0);
         sim_run(sim);
@@ -99,6 +100,29 @@ START_TEST(unlock_then_block_again_before_cleanup_then_unlock)
         ck_assert_int_eq(TRANS(sim, UNBOOST_IDLE, UNBOOST_BLOCKED), 1);
         ck_assert_int_eq(TRANS(sim, UNBOOST_BLOCKED, UNBOOST_IDLE), 1);
         ck_assert_int_eq(TRANS(sim, UNBOOST_IDLE, IDLE), 1);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(readers_are_boosted_to_rt49_whatever_the_booster)
+{
+        /* PREEMPT_RCU_BOOST_PRIO is fixed: an RR 70 booster still boosts to
+         * RT 49, and a later change of the booster's priority moves nobody. */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(RACE("rcu_read_lock; compute 20ms; rcu_read_unlock; sleep 1s",
+                "[policy]\nbooster_prio=rr:70\n[event:lower]\nat=40ms\npolicy.booster_prio=fifo:30\n"),
+                "booster-8state", &sc);
+        struct task *r = find_task(sim, "reader");
+
+        sim_run_until(sim, MS(34));
+        ck_assert_str_eq(policy_state(sim, r), "BOOSTED boosted cpu0 elem1");
+        ck_assert_int_eq(r->boost_prio, RT(49));
+        ck_assert_int_eq(r->prio, RT(49));
+        ck_assert_int_eq(find_task(sim, "rcu_booster")->prio, RT(70));
+        sim_run_until(sim, MS(41));
+        ck_assert_int_eq(find_task(sim, "rcu_booster")->prio, RT(30));
+        ck_assert_int_eq(r->prio, RT(49));
         sim_free(sim);
         scenario_free(sc);
 }
@@ -179,6 +203,7 @@ static Suite *booster8_suite(void)
 
         tcase_add_test(paths, ordinary_boost_unlock_and_exit);
         tcase_add_test(paths, blocked_then_unlocked_before_boost);
+        tcase_add_test(paths, readers_are_boosted_to_rt49_whatever_the_booster);
         tcase_add_test(races, unlock_during_boosting_is_unboosted_after_the_fact);
         tcase_add_test(races, reblock_during_unboost_idle_is_queued_again);
         tcase_add_test(races, unlock_then_block_again_before_cleanup_then_unlock);

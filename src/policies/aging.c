@@ -171,13 +171,15 @@ static struct step booster_step(struct sim *sim, struct task *self)
                         /* The oldest element: the one the index reaches next. */
                         a->cur = &a->elems[a->cpu * a->nelem + (a->idx + 1) % a->nelem];
                         sim_charge_task(sim, self, COST_LOCK, 1, COST_PATH_BOOSTER);
-                        if (g_queue_is_empty(&a->cur->toboost) && g_queue_is_empty(&a->cur->boosted)) {
+                        if (g_queue_is_empty(&a->cur->toboost) &&
+                            (!a->ops->splice_boosted || g_queue_is_empty(&a->cur->boosted))) {
                                 a->cpu++;
                                 break;
                         }
-                        sim_charge_task(sim, self, COST_LIST_OP, 2, COST_PATH_BOOSTER);
+                        sim_charge_task(sim, self, COST_LIST_OP, a->ops->splice_boosted ? 2 : 1, COST_PATH_BOOSTER);
                         splice_local(a, &a->cur->toboost);
-                        splice_local(a, &a->cur->boosted);
+                        if (a->ops->splice_boosted)
+                                splice_local(a, &a->cur->boosted);
                         a->phase = AGING_PICK;
                         return pause_one_tick(sim);
                 case AGING_PICK: {

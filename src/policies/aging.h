@@ -6,7 +6,7 @@
  * critical section is appended to element [its cpu][idx] of the global
  * index idx, which only the booster advances.  The booster thread, every
  * period: idx = (idx + 1) % N; for each CPU it takes element (idx + 1) % N,
- * the oldest, splices both its lists, and -- pausing one tick before each
+ * the oldest, splices its lists (both, or only toboost), and -- pausing one tick before each
  * task -- hands each task to the policy's boost() hook, then sleeps for the
  * period.  A reader is thus boosted two to three periods after it blocked,
  * and one that stays blocked is boosted again every N periods (a change of
@@ -44,6 +44,9 @@ struct aging_ops {
          * once the booster has burnt what it was charged. */
         bool (*boost)(void *pol, struct task *t, struct aging_elem *e);
         void (*finish)(void *pol, struct task *t, struct aging_elem *e);
+        /* Splice the element's `boosted` list too, re-boosting readers still
+         * blocked (the Jan 15 patch), or only `toboost` (the Jan 2 patch). */
+        bool splice_boosted;
 };
 
 enum aging_phase {

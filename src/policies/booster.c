@@ -101,6 +101,7 @@ static bool boost_one_booster(void *pol, struct task *t, struct aging_elem *e)
 
 static const struct aging_ops booster_aging_ops = {
         .boost = boost_one_booster,
+        .splice_boosted = true,
 };
 
 static void *create_booster(struct sim *sim, const struct policy_params *params, GError **error)

@@ -22,12 +22,19 @@
  *                                     UNBOOST_EXITING -> EXIT_OK (exit proceeds)
  *
  * Every transition is a cmpxchg (one atomic operation, charged to whoever
- * makes it); list membership still takes the element's lock.  The booster
- * boosts outside the list lock, and the work between BOOSTING and BOOSTED
- * takes simulated time (its charged costs), so a reader can run, unlock and
- * even block again in that window: it then runs boosted outside any
- * critical section until the booster unboosts it (policy.boosted_outside_cs_ns).
- * Readers are boosted to the booster's own level.
+ * makes it); list membership still takes the element's lock (rbs_mutex).
+ * As in the patch, the booster splices only rbs_toboost, holds the element's
+ * lock across BLOCKED -> BOOSTING, rcu_boost_prio() and BOOSTING -> BOOSTED
+ * (one acquisition), and a reader that goes UNBOOST_IDLE -> UNBOOST_BLOCKED
+ * queues itself.  The reader's outermost unlock makes its &~3 transition
+ * without the lock, so the work between BOOSTING and BOOSTED -- which takes
+ * simulated time, its charged costs -- is a window in which a running
+ * boosted reader (on another CPU) can unlock and even block again: the
+ * booster's cmpxchg then fails and the reader runs boosted outside any
+ * critical section until the booster unboosts it (policy.failed_cmpxchg,
+ * policy.boosted_outside_cs_ns; scenarios/booster8-races.scn hits both).
+ * Readers are boosted to the fixed PREEMPT_RCU_BOOST_PRIO, whatever the
+ * booster's own priority.
  */
 #include "policy.h"
 
@@ -68,6 +75,9 @@ struct b8_task {
         int64_t exit_wait_since;
 };
 
+/* PREEMPT_RCU_BOOST_PRIO in the patch: kernel priority 50, i.e. RT 49. */
+#define B8_BOOST_PRIO 50
+
 struct b8_policy {
         struct sim *sim;
         struct aging aging;
@@ -80,7 +90,7 @@ struct b8_policy {
 
 static const struct policy_key b8_keys[] = {
         { "booster_prio", POLICY_KEY_SCHED, "rr:49",
-          "the booster thread's scheduling; readers are boosted to its level" },
+          "the booster thread's scheduling; readers are boosted to RT 49 (PREEMPT_RCU_BOOST_PRIO) whatever it is" },
         { "booster_period", POLICY_KEY_DURATION, "10ms", "how long the booster sleeps between passes (HZ/100)" },
         { "aging_elements", POLICY_KEY_INT, "4", "aging elements per CPU (RCU_BOOST_ELEMENTS)" },
         { "adjust_pi", POLICY_KEY_BOOL, "false",
@@ -140,7 +150,7 @@ static void set_boost(struct b8_policy *p, struct task *t, struct b8_task *bt, s
         int old = t->prio;
 
         sim_charge_task(p->sim, payer, COST_PRIO_CHANGE, 1, path);
-        sched_set_boost_prio(p->sim, t, p->aging.booster->normal_prio, p->aging.chain);
+        sched_set_boost_prio(p->sim, t, B8_BOOST_PRIO, p->aging.chain);
         if (!boost_track_is_boosted(&bt->tr))
                 boost_track_boosted(&p->stats, &bt->tr, p->sim, t, old);
         else if (t->prio != old)
@@ -157,27 +167,21 @@ static void drop_boost(struct b8_policy *p, struct task *t, struct b8_task *bt, 
         boost_track_unboosted(&p->stats, &bt->tr, p->sim, t, old);
 }
 
-/* aging_ops.boost: BLOCKED -> BOOSTING, then boost outside the list lock. */
+/* aging_ops.boost: BLOCKED -> BOOSTING and rcu_boost_prio(), the element's
+ * lock still held.  Only toboost is spliced, so a task here is BLOCKED or
+ * one that queued itself again (UNBOOST_BLOCKED) and left its section since. */
 static bool boost_one_b8(void *pol, struct task *t, struct aging_elem *e)
 {
         struct b8_policy *p = pol;
         struct b8_task *bt = b8_of(t);
         struct task *booster = p->aging.booster;
 
-        switch (bt->state) {
-        case B8_BLOCKED:
-                cas_task(p, bt, B8_BOOSTING, booster, COST_PATH_BOOSTER);
-                set_boost(p, t, bt, booster, COST_PATH_BOOSTER);
-                return true;    /* finish() after the booster has done the work */
-        case B8_BOOSTED:
-                /* Still blocked since its boost: renew it (the booster's level may have moved). */
-                set_boost(p, t, bt, booster, COST_PATH_BOOSTER);
-                sim_charge_task(p->sim, booster, COST_LIST_OP, 1, COST_PATH_BOOSTER);
-                aging_link_add(&bt->al, e, &e->boosted);
+        (void)e;
+        if (bt->state != B8_BLOCKED)
                 return false;
-        default:
-                return false;
-        }
+        cas_task(p, bt, B8_BOOSTING, booster, COST_PATH_BOOSTER);
+        set_boost(p, t, bt, booster, COST_PATH_BOOSTER);
+        return true;    /* finish() after the booster has done the work */
 }
 
 /* aging_ops.finish: BOOSTING -> BOOSTED, or clean up after a reader that
@@ -189,8 +193,8 @@ static void finish_b8(void *pol, struct task *t, struct aging_elem *e)
         struct task *booster = p->aging.booster;
 
         if (bt->state == B8_BOOSTING) {
+                /* Still under the element's lock taken at the pick. */
                 cas_task(p, bt, B8_BOOSTED, booster, COST_PATH_BOOSTER);
-                sim_charge_task(p->sim, booster, COST_LOCK, 1, COST_PATH_BOOSTER);
                 sim_charge_task(p->sim, booster, COST_LIST_OP, 1, COST_PATH_BOOSTER);
                 aging_link_add(&bt->al, e, &e->boosted);
                 return;
@@ -204,9 +208,10 @@ static void finish_b8(void *pol, struct task *t, struct aging_elem *e)
                 cas_task(p, bt, B8_IDLE, booster, COST_PATH_BOOSTER);
                 break;
         case B8_UNBOOST_BLOCKED:
-                /* It blocked in a new critical section: queue it to be boosted again. */
+                /* It blocked in a new critical section and queued itself then. */
                 cas_task(p, bt, B8_BLOCKED, booster, COST_PATH_BOOSTER);
-                queue_blocked(p, t, bt, booster);
+                if (!bt->al.on)
+                        queue_blocked(p, t, bt, booster);
                 break;
         case B8_UNBOOST_EXITING:
                 cas_task(p, bt, B8_EXIT_OK, booster, COST_PATH_BOOSTER);
@@ -221,6 +226,7 @@ static void finish_b8(void *pol, struct task *t, struct aging_elem *e)
 static const struct aging_ops b8_aging_ops = {
         .boost = boost_one_b8,
         .finish = finish_b8,
+        .splice_boosted = false,        /* only rbs_toboost */
 };
 
 static void *create_b8(struct sim *sim, const struct policy_params *params, GError **error)
@@ -249,8 +255,9 @@ static void reader_blocked_b8(void *pol, struct task *t, enum rcu_block_reason w
                 queue_blocked(p, t, bt, NULL);
                 break;
         case B8_UNBOOST_IDLE:
-                /* Still boosted from its last section; the booster will requeue it. */
+                /* Still boosted from its last section: queue itself for this one. */
                 cas_cpu(p, bt, B8_UNBOOST_BLOCKED, t->cpu);
+                queue_blocked(p, t, bt, NULL);
                 break;
         default:
                 break;  /* already switched out once in this section */
@@ -267,7 +274,7 @@ static void reader_unlock_b8(void *pol, struct task *t)
         if (was == B8_IDLE)
                 return;
         cas_task(p, bt, (enum b8_state)(was & ~3), t, COST_PATH_READ);
-        if (was == B8_BLOCKED || was == B8_BOOSTED) {
+        if (bt->al.on) {        /* BLOCKED, BOOSTED or UNBOOST_BLOCKED: queued */
                 sim_charge_task(p->sim, t, COST_LOCK, 1, COST_PATH_READ);
                 sim_charge_task(p->sim, t, COST_LIST_OP, 1, COST_PATH_READ);
                 aging_link_del(&bt->al);
@@ -299,35 +306,13 @@ static bool task_exit_b8(void *pol, struct task *t)
         }
 }
 
-static void follow_booster(struct b8_policy *p)
-{
-        for (guint i = 0; i < p->sim->tasks->len; i++) {
-                struct task *t = sim_task(p->sim, (int)i);
-                struct b8_task *bt = t->policy_data;
-
-                if (bt && boost_track_is_boosted(&bt->tr))
-                        set_boost(p, t, bt, p->aging.booster, COST_PATH_BOOSTER);
-        }
-}
-
-static void setscheduler_b8(void *pol, struct task *t)
-{
-        struct b8_policy *p = pol;
-
-        if (t == p->aging.booster)
-                follow_booster(p);
-}
-
 static gboolean set_param_b8(void *pol, const char *key, const char *value, GError **error)
 {
         struct b8_policy *p = pol;
         bool prio_changed;
 
-        if (!aging_set_param(&p->aging, key, value, 1, &prio_changed, error))
-                return FALSE;
-        if (prio_changed)
-                follow_booster(p);
-        return TRUE;
+        /* Boosted readers stay at PREEMPT_RCU_BOOST_PRIO: nothing follows. */
+        return aging_set_param(&p->aging, key, value, 1, &prio_changed, error);
 }
 
 static void describe_task_b8(void *pol, struct task *t, char *buf, size_t len)
@@ -376,7 +361,6 @@ const struct boost_policy_ops booster8_policy_ops = {
         .reader_blocked = reader_blocked_b8,
         .reader_unlock = reader_unlock_b8,
         .task_exit = task_exit_b8,
-        .setscheduler = setscheduler_b8,
         .set_param = set_param_b8,
         .describe_task = describe_task_b8,
         .report = report_b8,
