@@ -80,28 +80,65 @@ START_TEST(second_switch_out_in_a_section_does_nothing)
         sim_run(sim);
         ck_assert_int_eq(summary_value(sim, "policy.readers_blocked"), 1);
         ck_assert_int_eq(summary_value(sim, "policy.switch_outs_again"), 1);
+        /* ... but the element's lock, which rcu_preempt_boost() takes on every
+         * schedule() with nesting > 0: lock + list_op, then lock again. */
+        ck_assert_int_eq(summary_value(sim, "policy.scheduler_path_ns"), 60 + 10 + 60);
         ck_assert_str_eq(policy_state(sim, r), "IDLE none");
         sim_free(sim);
         scenario_free(sc);
 }
 END_TEST
 
-START_TEST(boosted_readers_follow_the_booster)
+START_TEST(boosted_readers_follow_the_booster_when_their_element_comes_round)
 {
+        /* A 100 ms critical section: boosted at 31 ms from element 1, which
+         * the booster takes again four passes later, at 71 ms and 112 ms
+         * (each pass sleeps 10 jiffies from the tick after it ends), boosting
+         * one tick after ("reboosting may be required"); a change of the
+         * booster's priority reaches the reader only then.  (Two CPUs, so
+         * the lowered booster still runs beside the boosted reader.) */
         struct scenario *sc;
-        struct sim *sim = sim_from_text(ONE_READER(
+        struct sim *sim = sim_from_text("[scenario]\ncpus=2\nduration=300ms\n" ZERO_COSTS
+                "[task:reader]\nsched=normal:0\naffinity=0\nprogram=rcu_read_lock; compute 100ms; rcu_read_unlock; sleep 1s\n"
+                "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 250ms\n"
                 "[event:raise]\nat=35ms\ntask=rcu_booster\nsched=rr:60\n"
-                "[event:lower]\nat=37ms\npolicy.booster_prio=fifo:30\n"), "booster", &sc);
+                "[event:lower]\nat=75ms\npolicy.booster_prio=fifo:30\n", "booster", &sc);
         struct task *r = find_task(sim, "reader");
 
-        sim_run_until(sim, MS(34));
+        sim_run_until(sim, MS(32));
         ck_assert_int_eq(r->prio, RT(48));
-        ck_assert_int_eq(r->rcu_nesting, 1);
-        sim_run_until(sim, MS(35));
+        sim_run_until(sim, MS(71) + US(500));
+        ck_assert_int_eq(find_task(sim, "rcu_booster")->prio, RT(60));
+        ck_assert_int_eq(r->prio, RT(48));              /* not yet */
+        sim_run_until(sim, MS(72) + US(500));
         ck_assert_int_eq(r->prio, RT(59));
-        sim_run_until(sim, MS(37));
-        ck_assert_int_eq(r->prio, RT(29));
+        sim_run_until(sim, MS(112) + US(500));
         ck_assert_int_eq(find_task(sim, "rcu_booster")->prio, RT(30));
+        ck_assert_int_eq(r->prio, RT(59));
+        sim_run_until(sim, MS(113) + US(500));
+        ck_assert_int_eq(r->prio, RT(29));
+        ck_assert_int_eq(r->rcu_nesting, 1);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(non_rt_booster_boosts_to_the_least_urgent_rt_level)
+{
+        /* rt_mutex_getprio(booster) + 1 capped at MAX_USER_RT_PRIO - 1: a
+         * nice-0 booster (on the other CPU) lifts the reader just above every
+         * fair task, still below the FIFO 10 hog. */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=2\nduration=200ms\n" ZERO_COSTS
+                "[policy]\nbooster_prio=normal:0\n"
+                "[task:reader]\nsched=normal:0\naffinity=0\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
+                "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 100ms\n", "booster", &sc);
+        struct task *r = find_task(sim, "reader");
+
+        sim_run_until(sim, MS(32));
+        ck_assert_str_eq(policy_state(sim, r), "BOOSTED boosted cpu0 elem1");
+        ck_assert_int_eq(r->prio, PRIO_MAX_RT - 1);
+        ck_assert_ptr_eq(sim->cpus[0].curr, find_task(sim, "hog"));
         sim_free(sim);
         scenario_free(sc);
 }
@@ -209,7 +246,8 @@ static Suite *booster_suite(void)
         tcase_add_test(states, reader_is_queued_aged_boosted_and_unboosted);
         tcase_add_test(states, unlock_before_boost_leaves_the_list);
         tcase_add_test(states, second_switch_out_in_a_section_does_nothing);
-        tcase_add_test(prio, boosted_readers_follow_the_booster);
+        tcase_add_test(prio, boosted_readers_follow_the_booster_when_their_element_comes_round);
+        tcase_add_test(prio, non_rt_booster_boosts_to_the_least_urgent_rt_level);
         tcase_add_loop_test(prio, boost_of_a_reader_blocked_on_a_mutex_stays_with_the_reader, 0,
                             G_N_ELEMENTS(aging_policies));
         tcase_add_loop_test(prio, adjust_pi_passes_the_boost_to_the_owner, 0, G_N_ELEMENTS(aging_policies));

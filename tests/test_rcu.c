@@ -55,6 +55,34 @@ START_TEST(grace_period_is_two_consecutive_flips)
 }
 END_TEST
 
+START_TEST(call_rcu_advances_and_acknowledges_first)
+{
+        /* rcupreempt.c's call_rcu() runs __rcu_advance_callbacks() on its CPU
+         * before queueing: a flip not yet seen there is acknowledged and the
+         * lists move, without waiting for that CPU's tick. */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(1, "1s")
+                "[task:u]\nsched=fifo:10\nstart=500us\nprogram=call_rcu 1KiB; compute 200us; call_rcu 1KiB; sleep 1s\n",
+                "none", &sc);
+        struct rcu_cpu *rdp = &sim->rcu.cpus[0];
+
+        sim_run_until(sim, US(600));
+        ck_assert_int_eq(rdp->next.count, 1);
+        /* A flip this CPU has not seen yet, as another CPU's tick would make. */
+        sim->rcu.completed++;
+        rdp->flip_pending = true;
+        sim->rcu.acks_pending = 1;
+        sim_run_until(sim, US(800));
+        ck_assert(!rdp->flip_pending);
+        ck_assert_int_eq(sim->rcu.acks_pending, 0);
+        ck_assert_int_eq(rdp->completed, sim->rcu.completed);
+        ck_assert_int_eq(rdp->wait[0].count, 1);        /* the first callback moved on */
+        ck_assert_int_eq(rdp->next.count, 1);           /* the second waits in next */
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 START_TEST(flip_machine_visits_every_state_in_order)
 {
         struct scenario *sc;
@@ -240,6 +268,7 @@ static Suite *rcu_suite(void)
         tcase_add_test(gp, callback_waits_two_flip_cycles);
         tcase_add_test(gp, flip_machine_visits_every_state_in_order);
         tcase_add_test(gp, grace_period_is_two_consecutive_flips);
+        tcase_add_test(gp, call_rcu_advances_and_acknowledges_first);
         tcase_add_test(gp, preempted_reader_holds_waitzero);
         tcase_add_test(gp, reader_counters_follow_migration);
         tcase_add_test(gp, synchronize_rcu_waits_for_preexisting_reader);

@@ -31,11 +31,10 @@ void aging_init(struct aging *a, struct sim *sim, int nelem, sim_time_ns period_
 static gboolean check_booster_sched(const struct sched_spec *s, int min_rt, const char *where,
                                     GError **error)
 {
-        if (s->policy != SCHED_POLICY_NORMAL && s->value >= min_rt)
+        if (min_rt == 0 || (s->policy != SCHED_POLICY_NORMAL && s->value >= min_rt))
                 return TRUE;
         g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
-                    "%sthe booster must be fifo or rr %d..99%s", where, min_rt,
-                    min_rt > 1 ? ", since readers are boosted one level below it" : "");
+                    "%sthe booster must be fifo or rr %d..99", where, min_rt);
         return FALSE;
 }
 
@@ -146,9 +145,19 @@ static void splice_local(struct aging *a, GQueue *from)
         }
 }
 
+/* schedule_timeout(@jiffies): the timer fires at the tick that brings
+ * jiffies to now + @jiffies -- the first one is the next tick, however close. */
+static struct step sleep_jiffies(struct sim *sim, int64_t jiffies)
+{
+        sim_time_ns next_tick = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
+
+        return (struct step){ STEP_SLEEP_UNTIL, next_tick + (jiffies - 1) * sim->tick_ns };
+}
+
+/* schedule_timeout_uninterruptible(1) before each task. */
 static struct step pause_one_tick(struct sim *sim)
 {
-        return (struct step){ STEP_SLEEP_UNTIL, sim->now + sim->tick_ns };
+        return sleep_jiffies(sim, 1);
 }
 
 static struct step booster_step(struct sim *sim, struct task *self)
@@ -166,7 +175,9 @@ static struct step booster_step(struct sim *sim, struct task *self)
                 case AGING_SCAN:
                         if (a->cpu >= a->ncpus) {
                                 a->phase = AGING_ADVANCE;
-                                return (struct step){ STEP_SLEEP_UNTIL, sim->now + a->period_ns };
+                                /* (HZ / 100) jiffies in the patches: the period in
+                                 * whole jiffies, rounded down as that division is. */
+                                return sleep_jiffies(sim, MAX(1, a->period_ns / sim->tick_ns));
                         }
                         /* The oldest element: the one the index reaches next. */
                         a->cur = &a->elems[a->cpu * a->nelem + (a->idx + 1) % a->nelem];

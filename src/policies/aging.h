@@ -5,7 +5,9 @@
  * lock, a `toboost` and a `boosted` list.  A reader switched out inside a
  * critical section is appended to element [its cpu][idx] of the global
  * index idx, which only the booster advances.  The booster thread, every
- * period: idx = (idx + 1) % N; for each CPU it takes element (idx + 1) % N,
+ * period (booster_period in whole jiffies, as the patches' HZ / 100, each
+ * sleep ending at a tick as schedule_timeout() does):
+ * idx = (idx + 1) % N; for each CPU it takes element (idx + 1) % N,
  * the oldest, splices its lists (both, or only toboost), and -- pausing one tick before each
  * task -- hands each task to the policy's boost() hook, then sleeps for the
  * period.  A reader is thus boosted two to three periods after it blocked,
@@ -80,7 +82,8 @@ struct aging {
 void aging_init(struct aging *a, struct sim *sim, int nelem, sim_time_ns period_ns,
                 const struct aging_ops *ops, void *pol);
 /* Read booster_prio, booster_period, aging_elements and adjust_pi, set up @a and start
- * the booster.  The booster must be fifo/rr with priority >= @min_rt. */
+ * the booster.  The booster must be fifo/rr with priority >= @min_rt (0:
+ * any class, even SCHED_OTHER). */
 gboolean aging_create(struct aging *a, struct sim *sim, const struct policy_params *params, int min_rt,
                       const struct aging_ops *ops, void *pol, GError **error);
 /* A run-time change of booster_prio or booster_period.  Sets *prio_changed

@@ -14,7 +14,8 @@
  *  - Read side: the outermost rcu_read_unlock() checks the state (the whole
  *    fast path); if not IDLE it takes the element's lock, unlinks itself,
  *    drops the RCU priority if BOOSTED, and becomes IDLE.
- * If the booster's priority changes, boosted readers follow at once.
+ * If the booster's priority changes, readers already boosted follow when
+ * their element comes round again (every aging_elements periods).
  */
 #include "policy.h"
 
@@ -41,7 +42,7 @@ struct booster_policy {
 
 static const struct policy_key booster_keys[] = {
         { "booster_prio", POLICY_KEY_SCHED, "rr:49",
-          "the booster thread's scheduling; readers are boosted one RT level below it" },
+          "the booster thread's scheduling; readers are boosted one level below it (at least RT 0: MAX_USER_RT_PRIO-1)" },
         { "booster_period", POLICY_KEY_DURATION, "10ms", "how long the booster sleeps between passes (HZ/100)" },
         { "aging_elements", POLICY_KEY_INT, "4", "aging elements per CPU (RCU_BOOST_ELEMENTS)" },
         { "adjust_pi", POLICY_KEY_BOOL, "false",
@@ -65,10 +66,12 @@ static struct booster_task *bt_of(struct task *t)
         return bt;
 }
 
-/* One level below the booster (a larger internal value is less urgent). */
+/* rt_mutex_getprio(booster) + 1, one level below the booster (a larger
+ * internal value is less urgent), capped at MAX_USER_RT_PRIO - 1 as the
+ * patch does: a non-RT booster boosts readers to the least urgent RT level. */
 static int boost_prio(const struct booster_policy *p)
 {
-        return p->aging.booster->normal_prio + 1;
+        return MIN(p->aging.booster->prio + 1, PRIO_MAX_RT - 1);
 }
 
 static void apply_boost(struct booster_policy *p, struct task *t, struct booster_task *bt)
@@ -109,7 +112,7 @@ static void *create_booster(struct sim *sim, const struct policy_params *params,
         struct booster_policy *p = g_new0(struct booster_policy, 1);
 
         p->sim = sim;
-        if (!aging_create(&p->aging, sim, params, 2, &booster_aging_ops, p, error)) {
+        if (!aging_create(&p->aging, sim, params, 0, &booster_aging_ops, p, error)) {
                 g_free(p);
                 return NULL;
         }
@@ -124,9 +127,11 @@ static void reader_blocked_booster(void *pol, struct task *t, enum rcu_block_rea
         struct aging_elem *e;
 
         boost_track_blocked(&p->stats, &bt->tr, p->sim, why);
+        /* rcu_preempt_boost() takes the element's lock on every schedule()
+         * with nesting > 0, before it looks at the state. */
+        sim_charge_cpu(p->sim, t->cpu, COST_LOCK, 1, COST_PATH_SCHED);
         if (bt->state != BOOSTER_IDLE)
                 return;
-        sim_charge_cpu(p->sim, t->cpu, COST_LOCK, 1, COST_PATH_SCHED);
         sim_charge_cpu(p->sim, t->cpu, COST_LIST_OP, 1, COST_PATH_SCHED);
         e = aging_current(&p->aging, t->cpu);
         aging_link_add(&bt->al, e, &e->toboost);
@@ -154,36 +159,14 @@ static void reader_unlock_booster(void *pol, struct task *t)
         bt->state = BOOSTER_IDLE;
 }
 
-/* The booster's priority changed: every boosted reader follows it. */
-static void follow_booster(struct booster_policy *p)
-{
-        for (guint i = 0; i < p->sim->tasks->len; i++) {
-                struct task *t = sim_task(p->sim, (int)i);
-                struct booster_task *bt = t->policy_data;
-
-                if (bt && bt->state == BOOSTER_BOOSTED)
-                        apply_boost(p, t, bt);
-        }
-}
-
-static void setscheduler_booster(void *pol, struct task *t)
-{
-        struct booster_policy *p = pol;
-
-        if (t == p->aging.booster)
-                follow_booster(p);
-}
-
 static gboolean set_param_booster(void *pol, const char *key, const char *value, GError **error)
 {
         struct booster_policy *p = pol;
         bool prio_changed;
 
-        if (!aging_set_param(&p->aging, key, value, 2, &prio_changed, error))
-                return FALSE;
-        if (prio_changed)
-                follow_booster(p);
-        return TRUE;
+        /* Readers already boosted pick a new booster priority up when their
+         * element comes round ("reboosting may be required"), not at once. */
+        return aging_set_param(&p->aging, key, value, 0, &prio_changed, error);
 }
 
 static void describe_task_booster(void *pol, struct task *t, char *buf, size_t len)
@@ -221,7 +204,6 @@ const struct boost_policy_ops booster_policy_ops = {
         .create = create_booster,
         .reader_blocked = reader_blocked_booster,
         .reader_unlock = reader_unlock_booster,
-        .setscheduler = setscheduler_booster,
         .set_param = set_param_booster,
         .describe_task = describe_task_booster,
         .report = report_booster,

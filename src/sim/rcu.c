@@ -159,10 +159,16 @@ static struct rcu_callback *cb_alloc(struct rcu *rcu)
         return cb;
 }
 
+static void advance_callbacks(struct rcu *rcu, struct rcu_cpu *rdp);
+
+/* call_rcu(): as rcupreempt.c, advance this CPU's lists first
+ * (__rcu_advance_callbacks(), which also acknowledges a pending flip). */
 static void enqueue_callback(struct sim *sim, struct task *t, int64_t size, struct task *waiter)
 {
         struct rcu *rcu = &sim->rcu;
         struct rcu_callback *cb = cb_alloc(rcu);
+
+        advance_callbacks(rcu, &rcu->cpus[t->cpu]);
 
         *cb = (struct rcu_callback){
                 .id = rcu->next_cb_id++, .size_bytes = size, .call_ns = sim->now,
