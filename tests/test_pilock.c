@@ -13,14 +13,17 @@ START_TEST(boost_comes_from_priority_inheritance)
         struct task *r = find_task(sim, "reader"), *b = find_task(sim, "rcu_booster");
 
         sim_run_until(sim, MS(2));
-        /* The scheduler path took the reader's own lock on its behalf. */
-        ck_assert_str_eq(policy_state(sim, r), "owns-lock queued");
+        /* __schedule() boosted it to MAX_USER_RT_PRIO -- the top SCHED_OTHER
+         * level, no help against the FIFO hog -- and took its own lock. */
+        ck_assert_str_eq(policy_state(sim, r), "owns-lock boosted queued");
+        ck_assert_int_eq(r->boost_prio, PRIO_MAX_RT);
+        ck_assert_int_eq(r->prio, PRIO_MAX_RT);
         /* The booster looks every 10 ms, and blocks on the reader's lock. */
         sim_run_until(sim, MS(10) + US(50));
         ck_assert_int_eq(b->state, TASK_BLOCKED);
-        ck_assert_str_eq(policy_state(sim, r), "owns-lock boosting");
-        ck_assert_int_eq(r->prio, RT(49));
-        ck_assert_int_eq(r->boost_prio, PRIO_NONE);     /* no RCU term: it is all PI */
+        ck_assert_str_eq(policy_state(sim, r), "owns-lock boosted boosting");
+        ck_assert_int_eq(r->prio, RT(49));              /* lent by inheritance */
+        ck_assert_int_eq(r->boost_prio, PRIO_MAX_RT);
         /* 9 ms left: at the unlock the lock passes to the booster, which frees it. */
         sim_run_until(sim, MS(19) + US(100));
         ck_assert_int_eq(r->rcu_nesting, 0);
@@ -73,7 +76,9 @@ START_TEST(handoff_race_leaves_a_reader_unboosted)
         /* The booster, pinned to CPU 1, is kept off its CPU by a FIFO 60 task
          * from 15 to 40 ms.  The reader unlocks at 19 ms, handing its lock to
          * the booster; at 21 ms it is preempted in its next critical section
-         * and finds its own lock still held by the booster. */
+         * and the scheduler path cannot acquire its own lock, still held by
+         * the booster: until the booster lets go at 40 ms nothing can lend
+         * the reader a priority through it. */
         struct scenario *sc;
         struct sim *sim = sim_from_text("[scenario]\ncpus=2\nduration=200ms\n" ZERO_COSTS
                 "[event:pin]\nat=0\ntask=rcu_booster\naffinity=1\n"
@@ -88,17 +93,52 @@ START_TEST(handoff_race_leaves_a_reader_unboosted)
         ck_assert_int_eq(r->rcu_nesting, 0);
         /* Handed to the booster, which cannot run to release it. */
         ck_assert_str_eq(policy_state(sim, r), "lock-held-by-other boosting");
-        sim_run_until(sim, MS(30));
+        sim_run_until(sim, MS(39));
         ck_assert_int_eq(r->rcu_nesting, 1);
         ck_assert_int_eq(r->state, TASK_RUNNABLE);
-        ck_assert_str_eq(policy_state(sim, r), "lock-held-by-other unboostable boosting");
+        ck_assert_str_eq(policy_state(sim, r), "lock-held-by-other boosted acquiring boosting");
+        ck_assert_int_eq(r->prio, PRIO_MAX_RT);         /* below hog2: it waits */
+        /* At 40 ms the booster releases, the acquire completes, and the
+         * booster blocks on the lock at once: 3 ms of section left. */
+        sim_run_until(sim, MS(40) + US(100));
+        ck_assert_int_eq(r->prio, RT(49));
+        sim_run_until(sim, MS(44));
+        ck_assert_int_eq(r->rcu_nesting, 0);
         ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 2);
+        ck_assert_int_eq(summary_value(sim, "policy.acquire_contended"), 1);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(rt_readers_are_never_boosted)
+{
+        /* "Only when it actually boosted": a FIFO 5 reader is already above
+         * MAX_USER_RT_PRIO, so the scheduler path neither boosts it nor takes
+         * its lock, and the booster has nothing to block on. */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=100ms\n" ZERO_COSTS
+                "[task:reader]\nsched=fifo:5\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
+                "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 80ms\n"
+                "[task:updater]\nsched=fifo:20\nstart=500us\nprogram=call_rcu 4KiB; sleep 1s\n", "pi-lock", &sc);
+        struct task *r = find_task(sim, "reader");
+
         sim_run_until(sim, MS(60));
-        /* Nobody boosts it: it waits for hog2, and so does every grace period. */
-        ck_assert_str_eq(policy_state(sim, r), "lock-free unboostable");
-        ck_assert_int_eq(r->prio, PRIO_NICE_0);
-        ck_assert_int_eq(sim->rcu.state == RCU_FLIP_IDLE || sim->rcu.state == RCU_FLIP_WAITZERO, 1);
-        ck_assert_int_eq(summary_value(sim, "policy.not_boostable"), 1);
+        ck_assert_int_eq(r->rcu_nesting, 1);
+        ck_assert_int_eq(r->prio, RT(5));
+        ck_assert_str_eq(policy_state(sim, r), "lock-free");
+        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 0);
+        ck_assert_int_eq(summary_value(sim, "policy.rt_readers_not_boosted"), 1);
+        ck_assert_int_eq(sim->rcu.state, RCU_FLIP_WAITZERO);
+        sim_free(sim);
+        scenario_free(sc);
+        /* booster boosts the same reader (to RT 48, above the hog). */
+        sim = sim_from_text("[scenario]\ncpus=1\nduration=100ms\n" ZERO_COSTS
+                "[task:reader]\nsched=fifo:5\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
+                "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 80ms\n", "booster", &sc);
+        sim_run_until(sim, MS(60));
+        ck_assert_int_eq(find_task(sim, "reader")->rcu_nesting, 0);
         sim_free(sim);
         scenario_free(sc);
 }
@@ -132,6 +172,7 @@ static Suite *pilock_suite(void)
         tcase_add_test(pi, booster_priority_reaches_the_reader_through_pi);
         tcase_add_test(weak, readers_are_boosted_one_at_a_time);
         tcase_add_test(weak, handoff_race_leaves_a_reader_unboosted);
+        tcase_add_test(weak, rt_readers_are_never_boosted);
         suite_add_tcase(s, pi);
         suite_add_tcase(s, weak);
         return s;

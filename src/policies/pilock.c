@@ -1,40 +1,56 @@
 /* pilock.c - approach 3: a per-task lock used only for its priority
  * inheritance.
  *
- * The article says only that this approach "uses a per-task lock solely for
- * its priority-inheritance properties, which introduces the overhead of
+ * The article: this approach "uses a per-task lock solely for its
+ * priority-inheritance properties, which introduces the overhead of
  * acquiring this lock into the scheduler path, but avoids adding an 'RCU
- * boost' component to the priority calculations", and that it "cannot be
- * made to reliably boost tasks blocked in RCU read-side critical sections".
- * The model below is ours:
+ * boost' component to the priority calculations", and "cannot be made to
+ * reliably boost tasks blocked in RCU read-side critical sections".  The
+ * closest code is "RCU priority boosting that survives mild testing"
+ * (McKenney, 29 Nov 2006, 2.6.18-rt3), modelled here:
  *
- *  - Each task owns a priority-inheriting mutex.  On the first switch-out
- *    inside a critical section, the scheduler path try-acquires it on the
- *    task's behalf (the scheduler cannot sleep) and queues the task for the
- *    booster.  If the lock is not free the reader is not boostable for this
- *    critical section (policy.not_boostable).
- *  - The booster thread takes the oldest queued reader and blocks on its
- *    lock: priority inheritance lends the reader the booster's priority,
- *    with no RCU term in the priority formula.  One reader at a time.
- *  - The reader releases its lock at its outermost rcu_read_unlock(); the
- *    lock passes to the booster, which releases it and moves on.
+ *  - Each task owns a lock, `rcu_boost` (an rt_mutex in -rt).
+ *  - __schedule(), switching out a reader inside a critical section, boosts
+ *    it at once to PREEMPT_RCU_BOOST_PRIO = MAX_USER_RT_PRIO (kernel
+ *    priority 100: the most urgent SCHED_OTHER level, below every RT task)
+ *    and then acquires the task's rcu_boost lock -- only when it actually
+ *    boosted, so a reader already at that level or above (every RT reader)
+ *    is never boosted and never holds the lock.
+ *  - The lock exists so that priority can be lent through it: whoever needs
+ *    the reader to finish blocks on the reader's lock and priority
+ *    inheritance does the rest.  The patch left that booster "not yet
+ *    implemented"; the model supplies the one the article's approach 3
+ *    implies: a kernel thread (`booster_prio`) that blocks on the lock of
+ *    the oldest reader holding one, so the reader inherits the booster's
+ *    priority -- one reader at a time.
+ *  - The outermost rcu_read_unlock() of a boosted reader drops its boost and
+ *    releases the lock; the booster, if it waited, is handed the lock,
+ *    releases it and moves on.
  *
- * Two weaknesses follow from the mechanism rather than being scripted:
- * boosting is serial (readers queue behind one long critical section), and
- * the hand-off race -- a reader that unlocks, enters a new critical section
- * and is switched out before the booster has released the lock it was
- * handed finds its own lock taken, and stays unboosted.
+ * What makes it unreliable follows from the mechanism: RT readers are never
+ * boosted; the scheduler-path boost does not lift a reader above any RT
+ * task, so only the booster's inheritance rescues a reader from an RT hog,
+ * and serially; and the lock is acquired in the scheduler path: a reader
+ * preempted in a new critical section while the booster still holds the
+ * lock it was handed cannot get it (in -rt, a sleeping acquire inside
+ * __schedule()), so the booster cannot reach it until the booster lets go
+ * (policy.acquire_contended).  The model cannot sleep inside the scheduler:
+ * the acquire completes when the booster releases (docs/policies.md).
  */
 #include "policy.h"
 
 #include "boost_stats.h"
 #include "../sim/engine.h"
 
+/* PREEMPT_RCU_BOOST_PRIO in the patch: MAX_USER_RT_PRIO, kernel priority 100. */
+#define PI_BOOST_PRIO PRIO_MAX_RT
+
 struct pi_task {
-        struct mutex lock;
+        struct mutex lock;      /* the task's rcu_boost lock */
         bool lock_ready;
         bool owns;              /* holds its own lock in this critical section */
-        bool unboostable;       /* the try-acquire failed in this critical section */
+        bool acquiring;         /* the scheduler path's acquire waits for the booster */
+        bool boosted;           /* the scheduler path boosted it in this section */
         GList link;             /* in the booster's queue; data = task */
         bool queued;
         struct boost_track tr;
@@ -55,6 +71,9 @@ struct pi_policy {
         struct boost_stats stats;
         int64_t handoffs;
         int64_t max_queue;
+        int64_t acquire_contended;
+        int64_t not_boosted_rt;
+        int64_t sched_path_boosts;
 };
 
 static const struct policy_key pi_keys[] = {
@@ -69,7 +88,7 @@ static struct pi_task *pt_of(struct task *t)
         struct pi_task *pt = policy_task_state(t, sizeof(*pt), NULL);
 
         if (!pt->lock_ready) {
-                g_autofree char *name = g_strdup_printf("rcu_pi_lock(%s)", t->name);
+                g_autofree char *name = g_strdup_printf("rcu_boost(%s)", t->name);
 
                 mutex_init(&pt->lock, -1, name);
                 pt->link.data = t;
@@ -77,6 +96,15 @@ static struct pi_task *pt_of(struct task *t)
                 pt->lock_ready = true;
         }
         return pt;
+}
+
+/* @t holds its lock now: the booster may lend it its priority. */
+static void take_own_lock(struct pi_policy *p, struct task *t, struct pi_task *pt)
+{
+        pt->owns = true;
+        g_queue_push_tail_link(&p->queue, &pt->link);
+        pt->queued = true;
+        p->max_queue = MAX(p->max_queue, (int64_t)p->queue.length);
 }
 
 static struct step booster_step_pi(struct sim *sim, struct task *self)
@@ -87,13 +115,19 @@ static struct step booster_step_pi(struct sim *sim, struct task *self)
                 switch (p->phase) {
                 case PI_RELEASE: {
                         /* Handed the reader's lock at its unlock: give it back. */
-                        struct pi_task *pt = pt_of(p->target);
+                        struct task *r = p->target;
+                        struct pi_task *pt = pt_of(r);
 
                         sim_charge_task(sim, self, COST_ATOMIC, 1, COST_PATH_BOOSTER);
                         mutex_unlock(sim, &pt->lock, self);
                         p->handoffs++;
                         p->target = NULL;
                         p->phase = PI_SCAN;
+                        /* The scheduler path's acquire that waited for it completes. */
+                        if (pt->acquiring && mutex_trylock(sim, &pt->lock, r)) {
+                                pt->acquiring = false;
+                                take_own_lock(p, r, pt);
+                        }
                         break;
                 }
                 case PI_SCAN: {
@@ -115,10 +149,9 @@ static struct step booster_step_pi(struct sim *sim, struct task *self)
                         sim_charge_task(sim, self, COST_PRIO_CHANGE, 1, COST_PATH_BOOSTER);
                         p->target = r;
                         p->phase = PI_RELEASE;
-                        if (mutex_lock(sim, &pt->lock, self)) {
-                                /* Released already (cannot happen while queued, but be safe). */
-                                break;
-                        }
+                        if (mutex_lock(sim, &pt->lock, self))
+                                break;  /* released already (cannot happen while queued) */
+                        /* The boost that counts: the booster's, by inheritance. */
                         if (r->prio != old)
                                 boost_track_boosted(&p->stats, &pt->tr, sim, r, old);
                         return (struct step){ STEP_BLOCK_MUTEX, 0 };
@@ -152,26 +185,39 @@ static void *create_pi(struct sim *sim, const struct policy_params *params, GErr
         return p;
 }
 
+/* __schedule() with the reader's nesting > 0: boost to PREEMPT_RCU_BOOST_PRIO
+ * and acquire rcu_boost, only if that boosted it. */
 static void reader_blocked_pi(void *pol, struct task *t, enum rcu_block_reason why)
 {
         struct pi_policy *p = pol;
         struct pi_task *pt = pt_of(t);
+        int old = t->prio;
 
-        if (!boost_track_blocked(&p->stats, &pt->tr, p->sim, why))
+        bool first = boost_track_blocked(&p->stats, &pt->tr, p->sim, why);
+
+        if (pt->boosted)
                 return;
-        /* First switch-out of this section: try-acquire on the task's behalf. */
-        sim_charge_cpu(p->sim, t->cpu, COST_ATOMIC, 1, COST_PATH_SCHED);
-        if (!mutex_trylock(p->sim, &pt->lock, t)) {
-                pt->unboostable = true;
-                p->stats.not_boostable++;
+        if (t->prio <= PI_BOOST_PRIO) {
+                /* Already at that level or above (RT, or inheriting RT now):
+                 * "only when it actually boosted" -- no boost, no lock. */
+                p->not_boosted_rt += first;
                 return;
         }
-        pt->owns = true;
+        sim_charge_cpu(p->sim, t->cpu, COST_PRIO_CHANGE, 1, COST_PATH_SCHED);
+        sched_set_boost_prio(p->sim, t, PI_BOOST_PRIO, BOOST_SETPRIO);
+        pt->boosted = true;
+        p->sched_path_boosts++;
+        sim_log_boost(p->sim, t, "setprio", old);
+        sim_charge_cpu(p->sim, t->cpu, COST_ATOMIC, 1, COST_PATH_SCHED);
+        if (!mutex_trylock(p->sim, &pt->lock, t)) {
+                /* Held by the booster, handed it at this task's last unlock. */
+                pt->acquiring = true;
+                p->acquire_contended++;
+                return;
+        }
         sim_charge_cpu(p->sim, t->cpu, COST_LOCK, 1, COST_PATH_SCHED);
         sim_charge_cpu(p->sim, t->cpu, COST_LIST_OP, 1, COST_PATH_SCHED);
-        g_queue_push_tail_link(&p->queue, &pt->link);
-        pt->queued = true;
-        p->max_queue = MAX(p->max_queue, (int64_t)p->queue.length);
+        take_own_lock(p, t, pt);
 }
 
 static void reader_unlock_pi(void *pol, struct task *t)
@@ -181,22 +227,31 @@ static void reader_unlock_pi(void *pol, struct task *t)
         int old = t->prio;
 
         boost_track_cs_end(&p->stats, &pt->tr, p->sim);
-        pt->unboostable = false;
-        if (!pt->owns)
-                return;
+        pt->acquiring = false;
+        if (!pt->boosted && !pt->owns)
+                return;         /* the fast path */
         if (pt->queued) {
                 sim_charge_task(p->sim, t, COST_LOCK, 1, COST_PATH_READ);
                 sim_charge_task(p->sim, t, COST_LIST_OP, 1, COST_PATH_READ);
                 g_queue_unlink(&p->queue, &pt->link);
                 pt->queued = false;
         }
-        /* Releasing hands the lock to the booster if it is waiting on it,
-         * and priority inheritance takes back what it lent. */
-        sim_charge_task(p->sim, t, COST_ATOMIC, 1, COST_PATH_READ);
-        mutex_unlock(p->sim, &pt->lock, t);
-        pt->owns = false;
+        if (pt->boosted) {
+                sim_charge_task(p->sim, t, COST_PRIO_CHANGE, 1, COST_PATH_READ);
+                sched_set_boost_prio(p->sim, t, PRIO_NONE, BOOST_SETPRIO);
+                pt->boosted = false;
+        }
+        if (pt->owns) {
+                /* Releasing hands the lock to the booster if it waits on it,
+                 * and priority inheritance takes back what it lent. */
+                sim_charge_task(p->sim, t, COST_ATOMIC, 1, COST_PATH_READ);
+                mutex_unlock(p->sim, &pt->lock, t);
+                pt->owns = false;
+        }
         if (boost_track_is_boosted(&pt->tr))
                 boost_track_unboosted(&p->stats, &pt->tr, p->sim, t, old);
+        else if (t->prio != old)
+                sim_log_boost(p->sim, t, "unboost", old);
 }
 
 static gboolean set_param_pi(void *pol, const char *key, const char *value, GError **error)
@@ -223,9 +278,9 @@ static void describe_task_pi(void *pol, struct task *t, char *buf, size_t len)
         struct pi_policy *p = pol;
         struct pi_task *pt = pt_of(t);
 
-        g_snprintf(buf, len, "%s%s%s%s", pt->owns ? "owns-lock" : pt->lock.owner ? "lock-held-by-other" : "lock-free",
-                   pt->queued ? " queued" : "", pt->unboostable ? " unboostable" : "",
-                   p->target == t ? " boosting" : "");
+        g_snprintf(buf, len, "%s%s%s%s%s", pt->owns ? "owns-lock" : pt->lock.owner ? "lock-held-by-other" : "lock-free",
+                   pt->boosted ? " boosted" : "", pt->queued ? " queued" : "",
+                   pt->acquiring ? " acquiring" : "", p->target == t ? " boosting" : "");
 }
 
 static void report_pi(void *pol, struct report *r)
@@ -235,6 +290,9 @@ static void report_pi(void *pol, struct report *r)
         boost_stats_report(&p->stats, p->sim, p->booster, r);
         report_int(r, "policy.handoffs", p->handoffs);
         report_int(r, "policy.max_queued", p->max_queue);
+        report_int(r, "policy.acquire_contended", p->acquire_contended);
+        report_int(r, "policy.rt_readers_not_boosted", p->not_boosted_rt);
+        report_int(r, "policy.sched_path_boosts", p->sched_path_boosts);
 }
 
 static void destroy_pi(void *pol)
