@@ -19,7 +19,6 @@ const struct headline_metric headline[HEADLINE_COUNT] = {
         { "boost delay p50", "policy.boost_delay.p50_ns", HEADLINE_NS },
         { "boost delay max", "policy.boost_delay.max_ns", HEADLINE_NS },
         { "boosted", "policy.readers_boosted", HEADLINE_INT },
-        { "not boostable", "policy.not_boostable", HEADLINE_INT },
         { "boosted outside CS", "policy.boosted_outside_cs_ns", HEADLINE_NS },
         { "booster CPU", "policy.booster_cpu_ns", HEADLINE_NS },
         { "sched-path cost", "policy.scheduler_path_ns", HEADLINE_NS },

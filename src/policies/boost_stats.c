@@ -81,7 +81,6 @@ void boost_stats_report(struct boost_stats *s, struct sim *sim, struct task *boo
         report_int(r, "policy.switch_outs_again", s->switch_outs_again);
         report_int(r, "policy.readers_boosted", s->boosted);
         report_int(r, "policy.readers_unboosted", s->unboosted);
-        report_int(r, "policy.not_boostable", s->not_boostable);
         report_latency(r, "policy.boost_delay", &s->delay);
         report_latency(r, "policy.boosted_time", &s->boosted_time);
         report_int(r, "policy.boosted_outside_cs", s->boosted_outside_cs);

@@ -4,8 +4,8 @@
  * the boost_track_*() functions at the four moments that matter: a reader's
  * first switch-out inside a critical section, its boost, the end of its
  * critical section, and its unboost.  From those come the counters every
- * policy reports under "policy." -- readers blocked, boosted, unboosted, not
- * boostable, the boost delay (block to boost), the time boosted and the
+ * policy reports under "policy." -- readers blocked, boosted, unboosted,
+ * the boost delay (block to boost), the time boosted and the
  * time boosted outside any critical section -- plus boost.csv rows and the
  * costs the policy caused, so that policies compare like for like.
  */
@@ -31,7 +31,6 @@ struct boost_stats {
         int64_t switch_outs_again;      /* further switch-outs of the same section */
         int64_t boosted;
         int64_t unboosted;
-        int64_t not_boostable;
         int64_t boosted_outside_cs_ns;
         int64_t boosted_outside_cs;     /* boosts that outlived their critical section */
         struct latency_stat delay;      /* block -> boost */

@@ -4,7 +4,7 @@
  *     none.oom=true
  *     booster.gp_latency.max<=80ms
  *     *.safety_violations=0
- *     pi-lock.not_boostable>=1
+ *     pi-lock.readers_boosted>=1
  *
  * Each key is POLICY.METRIC (POLICY a policy name or `*` for every policy)
  * followed by an operator: `=`, `<=`, `>=`, `!=`, or `=` with a value
@@ -12,7 +12,7 @@
  * durations, sizes or plain numbers.  METRIC names a summary.json key,
  * with the usual prefixes and the `_ns` suffix optional
  * (gp_latency.max -> gp_latency.max_ns, oom -> memory.oom,
- * not_boostable -> policy.not_boostable).  `rcuboost check` runs them.
+ * readers_boosted -> policy.readers_boosted).  `rcuboost check` runs them.
  */
 #ifndef RCUBOOST_EXPECT_H
 #define RCUBOOST_EXPECT_H
