@@ -112,16 +112,18 @@ START_TEST(handoff_race_leaves_a_reader_unboosted)
 }
 END_TEST
 
+#define RT_READER "[scenario]\ncpus=1\nduration=100ms\n" ZERO_COSTS \
+        "[task:reader]\nsched=fifo:5\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n" \
+        "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 80ms\n" \
+        "[task:updater]\nsched=fifo:20\nstart=500us\nprogram=call_rcu 4KiB; sleep 1s\n"
+
 START_TEST(rt_readers_are_never_boosted)
 {
         /* "Only when it actually boosted": a FIFO 5 reader is already above
          * MAX_USER_RT_PRIO, so the scheduler path neither boosts it nor takes
          * its lock, and the booster has nothing to block on. */
         struct scenario *sc;
-        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=100ms\n" ZERO_COSTS
-                "[task:reader]\nsched=fifo:5\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
-                "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 80ms\n"
-                "[task:updater]\nsched=fifo:20\nstart=500us\nprogram=call_rcu 4KiB; sleep 1s\n", "pi-lock", &sc);
+        struct sim *sim = sim_from_text(RT_READER, "pi-lock", &sc);
         struct task *r = find_task(sim, "reader");
 
         sim_run_until(sim, MS(60));
@@ -134,9 +136,7 @@ START_TEST(rt_readers_are_never_boosted)
         sim_free(sim);
         scenario_free(sc);
         /* booster boosts the same reader (to RT 48, above the hog). */
-        sim = sim_from_text("[scenario]\ncpus=1\nduration=100ms\n" ZERO_COSTS
-                "[task:reader]\nsched=fifo:5\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
-                "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 80ms\n", "booster", &sc);
+        sim = sim_from_text(RT_READER, "booster", &sc);
         sim_run_until(sim, MS(60));
         ck_assert_int_eq(find_task(sim, "reader")->rcu_nesting, 0);
         sim_free(sim);
