@@ -65,16 +65,14 @@ gboolean aging_create(struct aging *a, struct sim *sim, const struct policy_para
 }
 
 gboolean aging_set_param(struct aging *a, const char *key, const char *value, int min_rt,
-                         bool *prio_changed, GError **error)
+                         GError **error)
 {
-        *prio_changed = false;
         if (!strcmp(key, "booster_prio")) {
                 struct sched_spec s;
 
                 if (!units_parse_sched(value, &s, error) || !check_booster_sched(&s, min_rt, "", error))
                         return FALSE;
                 sched_set_class(a->sim, a->booster, &s);
-                *prio_changed = true;
                 return TRUE;
         }
         if (!strcmp(key, "booster_period"))

@@ -86,10 +86,11 @@ void aging_init(struct aging *a, struct sim *sim, int nelem, sim_time_ns period_
  * any class, even SCHED_OTHER). */
 gboolean aging_create(struct aging *a, struct sim *sim, const struct policy_params *params, int min_rt,
                       const struct aging_ops *ops, void *pol, GError **error);
-/* A run-time change of booster_prio or booster_period.  Sets *prio_changed
- * when the booster's priority moved (boosted readers must follow). */
+/* A run-time change of booster_prio or booster_period.  Readers already
+ * boosted are the policy's business (neither Jan 2007 policy moves them at
+ * once). */
 gboolean aging_set_param(struct aging *a, const char *key, const char *value, int min_rt,
-                         bool *prio_changed, GError **error);
+                         GError **error);
 void aging_finish(struct aging *a);
 /* Create and start the booster thread. */
 void aging_start_booster(struct aging *a, const char *name, const struct sched_spec *sched);

@@ -162,11 +162,10 @@ static void reader_unlock_booster(void *pol, struct task *t)
 static gboolean set_param_booster(void *pol, const char *key, const char *value, GError **error)
 {
         struct booster_policy *p = pol;
-        bool prio_changed;
 
         /* Readers already boosted pick a new booster priority up when their
          * element comes round ("reboosting may be required"), not at once. */
-        return aging_set_param(&p->aging, key, value, 0, &prio_changed, error);
+        return aging_set_param(&p->aging, key, value, 0, error);
 }
 
 static void describe_task_booster(void *pol, struct task *t, char *buf, size_t len)

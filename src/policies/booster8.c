@@ -309,10 +309,9 @@ static bool task_exit_b8(void *pol, struct task *t)
 static gboolean set_param_b8(void *pol, const char *key, const char *value, GError **error)
 {
         struct b8_policy *p = pol;
-        bool prio_changed;
 
         /* Boosted readers stay at PREEMPT_RCU_BOOST_PRIO: nothing follows. */
-        return aging_set_param(&p->aging, key, value, 1, &prio_changed, error);
+        return aging_set_param(&p->aging, key, value, 1, error);
 }
 
 static void describe_task_b8(void *pol, struct task *t, char *buf, size_t len)

@@ -98,8 +98,8 @@ static struct pi_task *pt_of(struct task *t)
         return pt;
 }
 
-/* @t holds its lock now: the booster may lend it its priority. */
-static void take_own_lock(struct pi_policy *p, struct task *t, struct pi_task *pt)
+/* The task holds its lock now: the booster may lend it its priority. */
+static void take_own_lock(struct pi_policy *p, struct pi_task *pt)
 {
         pt->owns = true;
         g_queue_push_tail_link(&p->queue, &pt->link);
@@ -126,7 +126,7 @@ static struct step booster_step_pi(struct sim *sim, struct task *self)
                         /* The scheduler path's acquire that waited for it completes. */
                         if (pt->acquiring && mutex_trylock(sim, &pt->lock, r)) {
                                 pt->acquiring = false;
-                                take_own_lock(p, r, pt);
+                                take_own_lock(p, pt);
                         }
                         break;
                 }
@@ -217,7 +217,7 @@ static void reader_blocked_pi(void *pol, struct task *t, enum rcu_block_reason w
         }
         sim_charge_cpu(p->sim, t->cpu, COST_LOCK, 1, COST_PATH_SCHED);
         sim_charge_cpu(p->sim, t->cpu, COST_LIST_OP, 1, COST_PATH_SCHED);
-        take_own_lock(p, t, pt);
+        take_own_lock(p, pt);
 }
 
 static void reader_unlock_pi(void *pol, struct task *t)
