@@ -4,7 +4,7 @@
 #   datadir, policies, scenario, term, outfile   as in memory.gp
 #   metric     the distribution in DATADIR/POLICY/distributions.csv
 #              (gp_latency, callback_latency, sync_latency, rt_wakeup_latency,
-#              policy.boost_delay, policy.boosted_time)
+#              policy_stats.boost_delay, policy_stats.boosted_time)
 #   what       what it measures, for the title
 #   unit, scale   x axis unit and nanoseconds per unit ("ms", 1e6)
 #   extra      more plot elements (", FILE using ..."), or "" -- compare adds

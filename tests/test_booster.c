@@ -36,14 +36,14 @@ START_TEST(reader_is_queued_aged_boosted_and_unboosted)
         ck_assert_str_eq(policy_state(sim, r), "IDLE none");
         ck_assert_int_eq(r->prio, PRIO_NICE_0);
         ck_assert_int_eq(r->rcu_nesting, 0);
-        ck_assert_int_eq(summary_value(sim, "policy.readers_blocked"), 1);
-        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 1);
-        ck_assert_int_eq(summary_value(sim, "policy.readers_unboosted"), 1);
-        ck_assert_int_ge(summary_value(sim, "policy.boost_delay.max_ns"), MS(30));
-        ck_assert_int_le(summary_value(sim, "policy.boost_delay.max_ns"), MS(30) + US(10));
-        ck_assert_int_ge(summary_value(sim, "policy.boosted_time.max_ns"), MS(9));
-        ck_assert_int_le(summary_value(sim, "policy.boosted_time.max_ns"), MS(9) + US(10));
-        ck_assert_int_eq(summary_value(sim, "policy.boosted_outside_cs_ns"), 0);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_blocked"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_boosted"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_unboosted"), 1);
+        ck_assert_int_ge(summary_value(sim, "policy_stats.boost_delay.max_ns"), MS(30));
+        ck_assert_int_le(summary_value(sim, "policy_stats.boost_delay.max_ns"), MS(30) + US(10));
+        ck_assert_int_ge(summary_value(sim, "policy_stats.boosted_time.max_ns"), MS(9));
+        ck_assert_int_le(summary_value(sim, "policy_stats.boosted_time.max_ns"), MS(9) + US(10));
+        ck_assert_int_eq(summary_value(sim, "policy_stats.boosted_outside_cs_ns"), 0);
         sim_free(sim);
         scenario_free(sc);
 }
@@ -61,8 +61,8 @@ START_TEST(unlock_before_boost_leaves_the_list)
         ck_assert_str_eq(policy_state(sim, r), "BLOCKED toboost cpu0 elem1");
         sim_run_until(sim, MS(5));
         ck_assert_str_eq(policy_state(sim, r), "IDLE none");
-        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 0);
-        ck_assert_int_eq(summary_value(sim, "policy.lock_acquisitions") >= 2, 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_boosted"), 0);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.lock_acquisitions") >= 2, 1);
         sim_free(sim);
         scenario_free(sc);
 }
@@ -78,11 +78,11 @@ START_TEST(second_switch_out_in_a_section_does_nothing)
         struct task *r = find_task(sim, "reader");
 
         sim_run(sim);
-        ck_assert_int_eq(summary_value(sim, "policy.readers_blocked"), 1);
-        ck_assert_int_eq(summary_value(sim, "policy.switch_outs_again"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_blocked"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.switch_outs_again"), 1);
         /* ... but the element's lock, which rcu_preempt_boost() takes on every
          * schedule() with nesting > 0: lock + list_op, then lock again. */
-        ck_assert_int_eq(summary_value(sim, "policy.scheduler_path_ns"), 60 + 10 + 60);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.scheduler_path_ns"), 60 + 10 + 60);
         ck_assert_str_eq(policy_state(sim, r), "IDLE none");
         sim_free(sim);
         scenario_free(sc);
@@ -187,7 +187,7 @@ START_TEST(boost_of_a_reader_blocked_on_a_mutex_stays_with_the_reader)
         sim_run_until(sim, MS(156));
         ck_assert_int_eq(r->rcu_nesting, 0);
         ck_assert_int_eq(r->prio, RT(5));
-        ck_assert_int_eq(summary_value(sim, "policy.blocked_on_mutex"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.blocked_on_mutex"), 1);
         sim_free(sim);
         scenario_free(sc);
 }

@@ -15,7 +15,7 @@
         "[task:reader]\nsched=normal:0\naffinity=0\nprogram=" program "\n" \
         "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 150ms\n" extra
 
-#define TRANS(sim, from, to) summary_value(sim, "policy.transitions." #from "_to_" #to)
+#define TRANS(sim, from, to) summary_value(sim, "policy_stats.transitions." #from "_to_" #to)
 
 START_TEST(unlock_during_boosting_is_unboosted_after_the_fact)
 {
@@ -43,12 +43,12 @@ START_TEST(unlock_during_boosting_is_unboosted_after_the_fact)
         ck_assert_int_eq(TRANS(sim, BOOSTING, UNBOOST_IDLE), 1);
         ck_assert_int_eq(TRANS(sim, UNBOOST_IDLE, IDLE), 1);
         ck_assert_int_eq(TRANS(sim, BOOSTING, BOOSTED), 0);
-        ck_assert_int_eq(summary_value(sim, "policy.failed_cmpxchg"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.failed_cmpxchg"), 1);
         /* Boosted outside any critical section from 31.5 ms to 33 ms. */
-        ck_assert_int_ge(summary_value(sim, "policy.boosted_outside_cs_ns"), US(1400));
-        ck_assert_int_le(summary_value(sim, "policy.boosted_outside_cs_ns"), US(1600));
+        ck_assert_int_ge(summary_value(sim, "policy_stats.boosted_outside_cs_ns"), US(1400));
+        ck_assert_int_le(summary_value(sim, "policy_stats.boosted_outside_cs_ns"), US(1600));
         /* One atomic per transition, plus the failed cmpxchg. */
-        ck_assert_int_eq(summary_value(sim, "policy.atomic_ops"), 5);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.atomic_ops"), 5);
         sim_free(sim);
         scenario_free(sc);
 }
@@ -75,7 +75,7 @@ START_TEST(reblock_during_unboost_idle_is_queued_again)
         sim_run(sim);
         ck_assert_int_eq(TRANS(sim, UNBOOST_IDLE, UNBOOST_BLOCKED), 1);
         ck_assert_int_eq(TRANS(sim, UNBOOST_BLOCKED, BLOCKED), 1);
-        ck_assert_int_ge(summary_value(sim, "policy.readers_boosted"), 2);
+        ck_assert_int_ge(summary_value(sim, "policy_stats.readers_boosted"), 2);
         ck_assert_int_eq(r->rcu_nesting, 0);
         ck_assert_int_eq(sim_safety_violations(sim), 0);
         sim_free(sim);
@@ -143,8 +143,8 @@ START_TEST(exit_while_being_boosted_waits_for_the_booster)
         ck_assert_str_eq(policy_state(sim, r), "EXIT_OK none");
         ck_assert_int_eq(TRANS(sim, UNBOOST_IDLE, UNBOOST_EXITING), 1);
         ck_assert_int_eq(TRANS(sim, UNBOOST_EXITING, EXIT_OK), 1);
-        ck_assert_int_eq(summary_value(sim, "policy.exits_held"), 1);
-        ck_assert_int_ge(summary_value(sim, "policy.exit_wait.max_ns"), US(1400));
+        ck_assert_int_eq(summary_value(sim, "policy_stats.exits_held"), 1);
+        ck_assert_int_ge(summary_value(sim, "policy_stats.exit_wait.max_ns"), US(1400));
         sim_free(sim);
         scenario_free(sc);
 }
@@ -173,7 +173,7 @@ START_TEST(ordinary_boost_unlock_and_exit)
         ck_assert_int_ge(TRANS(sim, BOOSTING, BOOSTED), 1);
         ck_assert_int_ge(TRANS(sim, BOOSTED, IDLE), 1);
         ck_assert_int_eq(TRANS(sim, IDLE, EXIT_OK), 1);
-        ck_assert_int_eq(summary_value(sim, "policy.boosted_outside_cs_ns"), 0);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.boosted_outside_cs_ns"), 0);
         sim_free(sim);
         scenario_free(sc);
 }

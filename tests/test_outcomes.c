@@ -32,7 +32,7 @@ START_TEST(oom_scenario)
                 ck_assert_msg(summary_value(sim, "memory.oom") == !boosting, "%s", policies[i]);
                 if (boosting) {
                         ck_assert_int_lt(summary_value(sim, "memory.peak_bytes"), 16 << 20);
-                        ck_assert_int_ge(summary_value(sim, "policy.readers_boosted"), 1);
+                        ck_assert_int_ge(summary_value(sim, "policy_stats.readers_boosted"), 1);
                 }
                 if (i == 1 || i == 2)   /* near the aging delay: 2-3 booster periods */
                         ck_assert_int_le(summary_value(sim, "gp_latency.max_ns"), MS(35));
@@ -67,7 +67,7 @@ START_TEST(many_readers_scenario)
                 struct sim *sim = run_shipped("many-readers.scn", policies[i], &sc);
 
                 ck_assert_msg(summary_value(sim, "memory.oom") == (i == 0), "%s", policies[i]);
-                delay[i] = summary_value(sim, "policy.boost_delay.max_ns");
+                delay[i] = summary_value(sim, "policy_stats.boost_delay.max_ns");
                 sim_free(sim);
                 scenario_free(sc);
         }

@@ -29,9 +29,9 @@ START_TEST(boost_comes_from_priority_inheritance)
         ck_assert_int_eq(r->rcu_nesting, 0);
         ck_assert_int_eq(r->prio, PRIO_NICE_0);
         ck_assert_str_eq(policy_state(sim, r), "lock-free");
-        ck_assert_int_eq(summary_value(sim, "policy.handoffs"), 1);
-        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 1);
-        ck_assert_int_eq(summary_value(sim, "policy.readers_unboosted"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.handoffs"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_boosted"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_unboosted"), 1);
         sim_free(sim);
         scenario_free(sc);
 }
@@ -57,10 +57,10 @@ START_TEST(readers_are_boosted_one_at_a_time)
                 max_boosted = MAX(max_boosted, boosted);
         }
         ck_assert_int_eq(max_boosted, 1);
-        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 4);
-        ck_assert_int_eq(summary_value(sim, "policy.max_queued"), 4);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_boosted"), 4);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.max_queued"), 4);
         /* The last one waited for the three before it. */
-        ck_assert_int_ge(summary_value(sim, "policy.boost_delay.max_ns"), MS(15));
+        ck_assert_int_ge(summary_value(sim, "policy_stats.boost_delay.max_ns"), MS(15));
         for (int i = 0; i < 4; i++) {
                 g_autofree char *name = g_strdup_printf("reader.%d", i);
 
@@ -105,8 +105,8 @@ START_TEST(handoff_race_leaves_a_reader_unboosted)
         sim_run_until(sim, MS(44));
         ck_assert_int_eq(r->rcu_nesting, 0);
         ck_assert_int_eq(r->prio, PRIO_NICE_0);
-        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 2);
-        ck_assert_int_eq(summary_value(sim, "policy.acquire_contended"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_boosted"), 2);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.acquire_contended"), 1);
         sim_free(sim);
         scenario_free(sc);
 }
@@ -130,8 +130,8 @@ START_TEST(rt_readers_are_never_boosted)
         ck_assert_int_eq(r->rcu_nesting, 1);
         ck_assert_int_eq(r->prio, RT(5));
         ck_assert_str_eq(policy_state(sim, r), "lock-free");
-        ck_assert_int_eq(summary_value(sim, "policy.readers_boosted"), 0);
-        ck_assert_int_eq(summary_value(sim, "policy.rt_readers_not_boosted"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_boosted"), 0);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.rt_readers_not_boosted"), 1);
         ck_assert_int_eq(sim->rcu.state, RCU_FLIP_WAITZERO);
         sim_free(sim);
         scenario_free(sc);

@@ -182,6 +182,8 @@ START_TEST(ftrace_text_has_the_kernel_format)
                 if (lines[i][0] == '#')
                         continue;
                 ck_assert_msg(g_regex_match(line_re, lines[i], 0, &m), "line %d: %s", i + 1, lines[i]);
+                g_autofree char *comm = g_match_info_fetch(m, 1), *pid_s = g_match_info_fetch(m, 2);
+                g_autofree char *who = g_strdup_printf("%s-%s", comm, pid_s);
                 cpu_s = g_match_info_fetch(m, 3);
                 sec = g_match_info_fetch(m, 4);
                 nsec = g_match_info_fetch(m, 5);
@@ -200,6 +202,11 @@ START_TEST(ftrace_text_has_the_kernel_format)
 
                 ck_assert_msg(g_regex_match(field_re[k], rest, 0, &f), "line %d: %s fields: %s", i + 1, event, rest);
                 count[k]++;
+                /* Every line is in the context of the task running on its
+                 * CPU at that instant (ftrace shows swapper as <idle>-0). */
+                ck_assert_msg(!strcmp(who, g_str_has_prefix(running[cpu], "swapper/") ? "<idle>-0" : running[cpu]),
+                              "line %d: %s on cpu %d while %s runs there: %s", i + 1, who, cpu, running[cpu],
+                              lines[i]);
                 if (!strcmp(event, "sched_switch")) {
                         g_autofree char *pc = g_match_info_fetch(f, 1), *pp = g_match_info_fetch(f, 2);
                         g_autofree char *nc = g_match_info_fetch(f, 4), *np = g_match_info_fetch(f, 5);

@@ -32,8 +32,8 @@ static const struct {
         { "callback_latency", "callback-latency", "call_rcu() to callback invocation", "ms", 1e6 },
         { "sync_latency", "sync-latency", "synchronize_rcu() latency", "ms", 1e6 },
         { "rt_wakeup_latency", "rt-latency", "RT wake-up latency (cyclictest)", "us", 1e3 },
-        { "policy.boost_delay", "boost-delay", "Boost delay (first switch-out to boost)", "ms", 1e6 },
-        { "policy.boosted_time", "boosted-time", "Time boosted (boost to unboost)", "ms", 1e6 },
+        { "policy_stats.boost_delay", "boost-delay", "Boost delay (first switch-out to boost)", "ms", 1e6 },
+        { "policy_stats.boosted_time", "boosted-time", "Time boosted (boost to unboost)", "ms", 1e6 },
 };
 
 struct result {

@@ -75,24 +75,24 @@ void boost_track_unboosted(struct boost_stats *s, struct boost_track *tr, struct
 
 void boost_stats_report(struct boost_stats *s, struct sim *sim, struct task *booster, struct report *r)
 {
-        report_int(r, "policy.readers_blocked", s->readers_blocked);
-        report_int(r, "policy.blocked_preempted", s->blocked_preempted);
-        report_int(r, "policy.blocked_on_mutex", s->blocked_on_mutex);
-        report_int(r, "policy.switch_outs_again", s->switch_outs_again);
-        report_int(r, "policy.readers_boosted", s->boosted);
-        report_int(r, "policy.readers_unboosted", s->unboosted);
-        report_latency(r, "policy.boost_delay", &s->delay);
-        report_latency(r, "policy.boosted_time", &s->boosted_time);
-        report_int(r, "policy.boosted_outside_cs", s->boosted_outside_cs);
-        report_int(r, "policy.boosted_outside_cs_ns", s->boosted_outside_cs_ns);
-        report_int(r, "policy.booster_cpu_ns", booster ? booster->sum_exec_ns : 0);
-        report_int(r, "policy.scheduler_path_ns", sim->path_total_ns[COST_PATH_SCHED] -
+        report_int(r, "policy_stats.readers_blocked", s->readers_blocked);
+        report_int(r, "policy_stats.blocked_preempted", s->blocked_preempted);
+        report_int(r, "policy_stats.blocked_on_mutex", s->blocked_on_mutex);
+        report_int(r, "policy_stats.switch_outs_again", s->switch_outs_again);
+        report_int(r, "policy_stats.readers_boosted", s->boosted);
+        report_int(r, "policy_stats.readers_unboosted", s->unboosted);
+        report_latency(r, "policy_stats.boost_delay", &s->delay);
+        report_latency(r, "policy_stats.boosted_time", &s->boosted_time);
+        report_int(r, "policy_stats.boosted_outside_cs", s->boosted_outside_cs);
+        report_int(r, "policy_stats.boosted_outside_cs_ns", s->boosted_outside_cs_ns);
+        report_int(r, "policy_stats.booster_cpu_ns", booster ? booster->sum_exec_ns : 0);
+        report_int(r, "policy_stats.scheduler_path_ns", sim->path_total_ns[COST_PATH_SCHED] -
                    sim->cost_total_ns[COST_CONTEXT_SWITCH]);
-        report_int(r, "policy.read_side_ns", sim->path_total_ns[COST_PATH_READ] -
+        report_int(r, "policy_stats.read_side_ns", sim->path_total_ns[COST_PATH_READ] -
                    sim->cost_total_ns[COST_READ_LOCK] - sim->cost_total_ns[COST_READ_UNLOCK]);
-        report_int(r, "policy.atomic_ops", (int64_t)sim->cost_count[COST_ATOMIC]);
-        report_int(r, "policy.lock_acquisitions", (int64_t)sim->cost_count[COST_LOCK]);
-        report_int(r, "policy.prio_changes", (int64_t)sim->cost_count[COST_PRIO_CHANGE]);
+        report_int(r, "policy_stats.atomic_ops", (int64_t)sim->cost_count[COST_ATOMIC]);
+        report_int(r, "policy_stats.lock_acquisitions", (int64_t)sim->cost_count[COST_LOCK]);
+        report_int(r, "policy_stats.prio_changes", (int64_t)sim->cost_count[COST_PRIO_CHANGE]);
 }
 
 void *policy_task_state(struct task *t, size_t size, void (*init)(void *state))

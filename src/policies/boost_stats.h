@@ -4,7 +4,7 @@
  * the boost_track_*() functions at the four moments that matter: a reader's
  * first switch-out inside a critical section, its boost, the end of its
  * critical section, and its unboost.  From those come the counters every
- * policy reports under "policy." -- readers blocked, boosted, unboosted,
+ * policy reports under "policy_stats." -- readers blocked, boosted, unboosted,
  * the boost delay (block to boost), the time boosted and the
  * time boosted outside any critical section -- plus boost.csv rows and the
  * costs the policy caused, so that policies compare like for like.
@@ -62,7 +62,7 @@ static inline bool boost_track_is_boosted(const struct boost_track *tr)
  * @init; kept in t->policy_data and freed with the task (plain memory only). */
 void *policy_task_state(struct task *t, size_t size, void (*init)(void *state));
 
-/* Common counters under "policy.", with @booster's CPU time (may be NULL). */
+/* Common counters under "policy_stats.", with @booster's CPU time (may be NULL). */
 void boost_stats_report(struct boost_stats *s, struct sim *sim, struct task *booster, struct report *r);
 
 #endif

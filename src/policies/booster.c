@@ -184,7 +184,7 @@ static void report_booster(void *pol, struct report *r)
         struct booster_policy *p = pol;
 
         boost_stats_report(&p->stats, p->sim, p->aging.booster, r);
-        report_int(r, "policy.booster_passes", p->aging.passes);
+        report_int(r, "policy_stats.booster_passes", p->aging.passes);
 }
 
 static void destroy_booster(void *pol)

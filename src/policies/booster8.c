@@ -31,8 +31,8 @@
  * simulated time, its charged costs -- is a window in which a running
  * boosted reader (on another CPU) can unlock and even block again: the
  * booster's cmpxchg then fails and the reader runs boosted outside any
- * critical section until the booster unboosts it (policy.failed_cmpxchg,
- * policy.boosted_outside_cs_ns; scenarios/booster8-races.scn hits both).
+ * critical section until the booster unboosts it (policy_stats.failed_cmpxchg,
+ * policy_stats.boosted_outside_cs_ns; scenarios/booster8-races.scn hits both).
  * Readers are boosted to the fixed PREEMPT_RCU_BOOST_PRIO, whatever the
  * booster's own priority.
  */
@@ -330,14 +330,14 @@ static void report_b8(void *pol, struct report *r)
         char key[96];
 
         boost_stats_report(&p->stats, p->sim, p->aging.booster, r);
-        report_int(r, "policy.booster_passes", p->aging.passes);
-        report_int(r, "policy.failed_cmpxchg", p->failed_cmpxchg);
-        report_int(r, "policy.exits_held", p->exits_held);
-        report_latency(r, "policy.exit_wait", &p->exit_wait);
+        report_int(r, "policy_stats.booster_passes", p->aging.passes);
+        report_int(r, "policy_stats.failed_cmpxchg", p->failed_cmpxchg);
+        report_int(r, "policy_stats.exits_held", p->exits_held);
+        report_latency(r, "policy_stats.exit_wait", &p->exit_wait);
         for (size_t i = 0; i < G_N_ELEMENTS(b8_transitions); i++) {
                 enum b8_state from = b8_transitions[i].from, to = b8_transitions[i].to;
 
-                g_snprintf(key, sizeof(key), "policy.transitions.%s_to_%s", b8_names[from], b8_names[to]);
+                g_snprintf(key, sizeof(key), "policy_stats.transitions.%s_to_%s", b8_names[from], b8_names[to]);
                 report_int(r, key, p->transitions[from][to]);
         }
 }

@@ -34,7 +34,7 @@
  * preempted in a new critical section while the booster still holds the
  * lock it was handed cannot get it (in -rt, a sleeping acquire inside
  * __schedule()), so the booster cannot reach it until the booster lets go
- * (policy.acquire_contended).  The model cannot sleep inside the scheduler:
+ * (policy_stats.acquire_contended).  The model cannot sleep inside the scheduler:
  * the acquire completes when the booster releases (docs/policies.md).
  */
 #include "policy.h"
@@ -288,11 +288,11 @@ static void report_pi(void *pol, struct report *r)
         struct pi_policy *p = pol;
 
         boost_stats_report(&p->stats, p->sim, p->booster, r);
-        report_int(r, "policy.handoffs", p->handoffs);
-        report_int(r, "policy.max_queued", p->max_queue);
-        report_int(r, "policy.acquire_contended", p->acquire_contended);
-        report_int(r, "policy.rt_readers_not_boosted", p->not_boosted_rt);
-        report_int(r, "policy.sched_path_boosts", p->sched_path_boosts);
+        report_int(r, "policy_stats.handoffs", p->handoffs);
+        report_int(r, "policy_stats.max_queued", p->max_queue);
+        report_int(r, "policy_stats.acquire_contended", p->acquire_contended);
+        report_int(r, "policy_stats.rt_readers_not_boosted", p->not_boosted_rt);
+        report_int(r, "policy_stats.sched_path_boosts", p->sched_path_boosts);
 }
 
 static void destroy_pi(void *pol)

@@ -106,7 +106,7 @@ struct boost_policy_ops {
          * (for tests, traces and debugging). */
         void (*describe_task)(void *pol, struct task *t, char *buf, size_t len);
 
-        /* At the end of the run: add counters under "policy." in @r. */
+        /* At the end of the run: add counters under "policy_stats." in @r. */
         void (*report)(void *pol, struct report *r);
 
         /* Free the private state.  Accepts what create() returned. */

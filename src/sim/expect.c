@@ -99,7 +99,7 @@ bool expect_applies_to(const struct expectation *x, const char *policy)
 
 bool expect_eval(const struct expectation *x, const struct report *r, double *actual, const char **key)
 {
-        static const char *const prefixes[] = { "", "policy.", "memory.", "rcu.", "sched.", "rt." };
+        static const char *const prefixes[] = { "", "policy_stats.", "memory.", "rcu.", "sched.", "rt." };
         static const char *const suffixes[] = { "", "_ns", "_bytes" };
         static char found[256];
 

@@ -12,7 +12,7 @@
  * durations, sizes or plain numbers.  METRIC names a summary.json key,
  * with the usual prefixes and the `_ns` suffix optional
  * (gp_latency.max -> gp_latency.max_ns, oom -> memory.oom,
- * readers_boosted -> policy.readers_boosted).  `rcuboost check` runs them.
+ * readers_boosted -> policy_stats.readers_boosted).  `rcuboost check` runs them.
  */
 #ifndef RCUBOOST_EXPECT_H
 #define RCUBOOST_EXPECT_H

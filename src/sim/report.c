@@ -23,6 +23,7 @@ struct report {
         GArray *entries;        /* struct entry */
         GArray *dists;          /* struct distribution, from report_latency() */
         GHashTable *index;      /* key -> GUINT_TO_POINTER(position + 1) */
+        GHashTable *objects;    /* every proper dotted prefix of a key: an object in JSON */
 };
 
 struct report *report_new(void)
@@ -32,6 +33,7 @@ struct report *report_new(void)
         r->entries = g_array_new(FALSE, TRUE, sizeof(struct entry));
         r->dists = g_array_new(FALSE, TRUE, sizeof(struct distribution));
         r->index = g_hash_table_new(g_str_hash, g_str_equal);
+        r->objects = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         return r;
 }
 
@@ -50,6 +52,7 @@ void report_free(struct report *r)
                 g_free(g_array_index(r->dists, struct distribution, i).name);
         g_array_free(r->dists, TRUE);
         g_hash_table_destroy(r->index);
+        g_hash_table_destroy(r->objects);
         g_free(r);
 }
 
@@ -64,6 +67,18 @@ static struct entry *add(struct report *r, const char *key, enum value_type type
                 g_clear_pointer(&e->s, g_free);
         } else {
                 struct entry fresh = { .key = g_strdup(key) };
+
+                /* "a" and "a.b" would write "a" twice in one JSON object: a
+                 * reader keeps one of them and the other is silently lost. */
+                if (g_hash_table_contains(r->objects, key))
+                        g_error("report: key '%s' is also an object", key);
+                for (const char *dot = strchr(key, '.'); dot; dot = strchr(dot + 1, '.')) {
+                        g_autofree char *prefix = g_strndup(key, (gsize)(dot - key));
+
+                        if (g_hash_table_contains(r->index, prefix))
+                                g_error("report: key '%s' is inside the value '%s'", key, prefix);
+                        g_hash_table_add(r->objects, g_steal_pointer(&prefix));
+                }
 
                 g_array_append_val(r->entries, fresh);
                 e = &g_array_index(r->entries, struct entry, r->entries->len - 1);

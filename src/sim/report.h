@@ -1,7 +1,7 @@
 /* report.h - a run's results as an ordered set of dotted keys.
  *
  * The engine and the policy put every number they report here
- * ("gp_latency.p99_ns", "policy.boosted"); summary.json is written from it,
+ * ("gp_latency.p99_ns", "policy_stats.boosted"); summary.json is written from it,
  * nesting objects by the dots, and later tools (check, sweep) read the same
  * keys.  Keys sharing a prefix must be added together, in the order they
  * should appear.

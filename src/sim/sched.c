@@ -460,6 +460,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         struct task *next;
 
         cpu->need_resched = false;
+        cpu->switching_out = prev;
         if (prev) {
                 sched_update_curr(sim, cpu);
                 burn_stop(sim, prev);
@@ -475,7 +476,6 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                          * once it is switched out (below). */
                         if (cpumask_test(&prev->affinity, cpu->id))
                                 enqueue(sim, cpu, prev, head);
-                } else {
                 }
         }
         pull(sim, cpu);
@@ -484,6 +484,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                 dequeue(sim, cpu, next);
 
         if (prev && next == prev) {
+                cpu->switching_out = NULL;
                 prev->state = TASK_RUNNING;
                 cpu->curr = prev;
                 cpu_rank_changed(sim, cpu);
@@ -506,6 +507,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         }
         if (sim->tracepoints)
                 trace_switch(sim, cpu, prev, next);
+        cpu->switching_out = NULL;
         if (!next) {
                 cpumask_set(&sim->idle, cpu->id);
                 timeline_cpu(sim->timeline, sim->now, cpu->id, NULL);

@@ -33,6 +33,10 @@ struct sim;
 struct cpu {
         int id;
         struct task *curr;
+        /* Inside schedule(): the task being switched out, which is still
+         * `current` to the tracepoints until its sched_switch (curr is
+         * already NULL then). */
+        struct task *switching_out;
         struct heap rt_rq;              /* queued RT-class tasks */
         struct heap fair_rq;            /* queued fair-class tasks */
         int64_t head_seq;               /* decreasing: queue at the head */

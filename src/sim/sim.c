@@ -343,7 +343,8 @@ void sim_sample_memory(struct sim *sim)
 
 void sim_tracepoint(struct sim *sim, int cpu, const char *event, const char *fmt, ...)
 {
-        const struct task *curr = sim->cpus[cpu].curr;
+        const struct cpu *c = &sim->cpus[cpu];
+        const struct task *curr = c->curr ? c->curr : c->switching_out;
         char fields[512];
         va_list ap;
 
