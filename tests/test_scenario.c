@@ -70,6 +70,9 @@ static const struct bad_case bad_cases[] = {
           "bad.scn:5: [expect] magic.oom: unknown policy 'magic'" },
         { "expect bad value", "[scenario]\n" OK_TASK "[expect]\nnone.oom=maybe\n", "'maybe' is not a value" },
         { "expect no metric", "[scenario]\n" OK_TASK "[expect]\nnone=1\n", "expected POLICY.METRIC OP VALUE" },
+        { "duplicate section", "[scenario]\n" OK_TASK "[task:u]\nprogram=compute 1ms\n" OK_TASK,
+          "bad.scn:6: [task:t]: duplicate section (first at line 2" },
+        { "duplicate key", "[scenario]\ncpus=1\n\ncpus=2\n" OK_TASK, "bad.scn:4: [scenario] cpus: duplicate key (first at line 2)" },
         { "rt_runtime > period", "[scenario]\n[sched]\nrt_runtime=2s\n" OK_TASK, "longer than rt_period" },
 };
 

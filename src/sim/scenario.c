@@ -19,27 +19,47 @@ static char *line_key(const char *group, const char *key)
         return g_strconcat(group, "\n", key ? key : "", NULL);
 }
 
-/* Record the line of every group header and key; the last one wins, as in GKeyFile. */
-static void index_lines(GHashTable *lines, const char *data)
+/* Record the line of every group header and key.  GKeyFile merges a
+ * repeated group and keeps the last of a repeated key; either is almost
+ * always a slip (a copied [task:NAME] block), so both are refused here. */
+static gboolean index_lines(GHashTable *lines, const char *data, const char *path, GError **error)
 {
         g_auto(GStrv) text = g_strsplit(data, "\n", -1);
         g_autofree char *group = NULL;
 
         for (int i = 0; text[i]; i++) {
-                char *l = g_strstrip(g_strdup(text[i]));
+                g_autofree char *l = g_strstrip(g_strdup(text[i]));
+                gpointer first;
 
                 if (l[0] == '[' && strchr(l, ']')) {
                         g_free(group);
                         group = g_strndup(l + 1, strchr(l, ']') - l - 1);
-                        g_hash_table_insert(lines, line_key(group, NULL), GINT_TO_POINTER(i + 1));
-                } else if (group && l[0] != '#' && strchr(l, '=')) {
-                        char *key = g_strstrip(g_strndup(l, strchr(l, '=') - l));
+                        char *k = line_key(group, NULL);
 
-                        g_hash_table_insert(lines, line_key(group, key), GINT_TO_POINTER(i + 1));
-                        g_free(key);
+                        if (g_hash_table_lookup_extended(lines, k, NULL, &first)) {
+                                g_free(k);
+                                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                            "%s:%d: [%s]: duplicate section (first at line %d; "
+                                            "give it another name or merge the two)",
+                                            path, i + 1, group, GPOINTER_TO_INT(first));
+                                return FALSE;
+                        }
+                        g_hash_table_insert(lines, k, GINT_TO_POINTER(i + 1));
+                } else if (group && l[0] != '#' && strchr(l, '=')) {
+                        g_autofree char *key = g_strstrip(g_strndup(l, strchr(l, '=') - l));
+                        char *k = line_key(group, key);
+
+                        if (g_hash_table_lookup_extended(lines, k, NULL, &first)) {
+                                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                            "%s:%d: [%s] %s: duplicate key (first at line %d)",
+                                            path, i + 1, group, key, GPOINTER_TO_INT(first));
+                                g_free(k);
+                                return FALSE;
+                        }
+                        g_hash_table_insert(lines, k, GINT_TO_POINTER(i + 1));
                 }
-                g_free(l);
         }
+        return TRUE;
 }
 
 /* The first line GKeyFile would refuse, for its syntax errors. */
@@ -755,7 +775,8 @@ struct scenario *scenario_load_data(const char *data, const char *path,
                 g_error_free(e);
                 return NULL;
         }
-        index_lines(sc->lines, data);
+        if (!index_lines(sc->lines, data, path, error))
+                return NULL;
         g_autofree char *trimmed = g_strstrip(g_strdup(data));
 
         if (!*trimmed && !overrides) {
