@@ -23,4 +23,4 @@ set yrange [0:1.02]
 # Each bin is a segment from (lo, cdf_lo) to (hi, cdf): linear within a bin.
 plot for [i=1:words(policies)] datadir.'/'.word(policies, i).'/distributions.csv' every ::1 \
          using (strcol(1) eq metric ? $2/scale : NaN):5:(($3-$2)/scale):($6-$5) \
-         with vectors nohead lw 2 lc i title word(policies, i) @extra
+         with vectors nohead lw 2 lc i title word(titles, i) @extra

@@ -220,10 +220,14 @@ static void print_keys(void)
 static int cmd_validate(int argc, char **argv)
 {
         g_auto(GStrv) sets = NULL;
+        g_autofree char *policies_opt = NULL;
+        g_autoptr(GPtrArray) names = g_ptr_array_new();
         gboolean keys = FALSE;
         const GOptionEntry entries[] = {
                 { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key (repeatable)",
                   "SECTION.KEY=VALUE" },
+                { "policies", 'p', 0, G_OPTION_ARG_STRING, &policies_opt,
+                  "Check the scenario runs under these policies (default: all, as compare runs)", "A,B,..." },
                 { "keys", 'k', 0, G_OPTION_ARG_NONE, &keys, "List every section and key a scenario may use", NULL },
                 { NULL },
         };
@@ -233,7 +237,7 @@ static int cmd_validate(int argc, char **argv)
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_option_context_set_description(ctx,
                 "Loads each file, checks every section, key, value and program, and builds the\n"
-                "simulation with its policy; prints one line per file.\n\n"
+                "simulation under every policy (--policies: only those); prints one line per file.\n\n"
                 "Example:\n  rcuboost validate scenarios/*.scn");
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
@@ -244,16 +248,25 @@ static int cmd_validate(int argc, char **argv)
         }
         if (argc < 2)
                 return cli_usage_error(ctx, "validate: which scenario files? (or --keys to list the keys)");
+        if (!cli_parse_policies(ctx, policies_opt, names, &status))
+                return status;
         for (int i = 1; i < argc; i++) {
                 GError *e = NULL;
                 g_autoptr(RcbScenario) sc = scenario_load(argv[i], (const char *const *)sets, &e);
-                g_autoptr(RcbSim) sim = NULL;
+                gboolean ok = sc != NULL;
 
-                if (sc)
-                        sim = sim_new(sc, &(struct sim_options){ 0 }, &e);
-                if (!sim) {
+                if (!sc) {
                         fprintf(stderr, "rcuboost: %s\n", e->message);
-                        g_error_free(e);
+                        g_clear_error(&e);
+                }
+                for (guint p = 0; sc && p < names->len; p++) {
+                        if (!sim_check(sc, names->pdata[p], &e)) {
+                                fprintf(stderr, "rcuboost: %s\n", e->message);
+                                g_clear_error(&e);
+                                ok = FALSE;
+                        }
+                }
+                if (!ok) {
                         status = EXIT_USAGE;
                         continue;
                 }

@@ -75,12 +75,93 @@ START_TEST(json_outputs_have_each_key_once)
 }
 END_TEST
 
+/* ---- runs that cannot be quoted are refused or marked ---- */
+
+#define TUNED_SCN "[scenario]\ncpus=1\nduration=300ms\n" \
+        "[task:r]\nprogram=loop { rcu_read_lock; compute 100us; rcu_read_unlock; call_rcu 1KiB; sleep 1ms }\n" \
+        "[event:faster]\nat=200ms\npolicy.booster_prio=rr:60\n"
+
+START_TEST(a_policy_that_cannot_run_the_scenario_is_refused_before_anything_runs)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = write_temp_scenario(dir, "tuned.scn", TUNED_SCN);
+        g_autofree char *zero = write_temp_scenario(dir, "zero.scn",
+                "[scenario]\ncpus=1\nduration=300ms\n[task:r]\nprogram=compute 1ms\n"
+                "[event:stop]\nat=10ms\npolicy.booster_period=0\n");
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        struct result r;
+
+        /* compare runs every policy by default, none among them */
+        r = run_cli("compare", path, "--out", out, "-q", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "tuned.scn:8: [event:faster] policy.booster_prio: policy none has no "
+                                    "parameters to change at run time") != NULL, "%s", r.err);
+        ck_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
+        result_clear(&r);
+        r = run_cli("validate", path, NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "policy none has no parameters"));
+        result_clear(&r);
+        r = run_cli("sweep", path, "--policies", "booster,none", "--out", out, "-q", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
+        result_clear(&r);
+        /* the policies that can, can */
+        r = run_cli("validate", "--policies", "booster,pi-lock", path, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("compare", path, "--policies", "booster,booster-8state", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        /* a value refused in [policy] is refused in an [event] (it would hang the booster) */
+        r = run_cli("validate", "--policies", "booster", zero, NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "zero.scn:8: [event:stop] policy.booster_period: policy booster: must be "
+                                    "greater than zero") != NULL, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("run", zero, "--policy", "pi-lock", "--out", out, "-q", NULL);
+        ck_assert_int_eq(r.status, 2);
+        result_clear(&r);
+}
+END_TEST
+
+#define DEADLOCK_SCN "[scenario]\ncpus=2\nduration=1s\n[mutex:a]\n[mutex:b]\n" \
+        "[task:t1]\nstart=100ms\nprogram=lock a; compute 1ms; lock b; unlock b; unlock a\n" \
+        "[task:t2]\nstart=100ms\nprogram=lock b; compute 1ms; lock a; unlock a; unlock b\n" \
+        "[task:r]\nprogram=loop { rcu_read_lock; compute 100us; rcu_read_unlock; call_rcu 1KiB; sleep 1ms }\n"
+
+START_TEST(compare_marks_a_failed_run_as_failed)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = write_temp_scenario(dir, "deadlock.scn", DEADLOCK_SCN);
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *tsv = NULL, *md = NULL, *svg = NULL;
+        struct result r = run_cli("compare", path, "--policies", "none,booster", "--out", out, "--format", "svg",
+                                  NULL);
+
+        ck_assert_int_ne(r.status, 0);
+        ck_assert_ptr_nonnull(strstr(r.err, "none: deadlock: "));
+        ck_assert_msg(strstr(r.out, "FAILED") != NULL, "%s", r.out);
+        tsv = file_contents(out, "comparison.tsv");
+        ck_assert(g_str_has_prefix(tsv, "policy\tstatus\t"));
+        ck_assert_ptr_nonnull(strstr(tsv, "\nnone\tfailed\t"));
+        ck_assert_ptr_nonnull(strstr(tsv, "\nbooster\tfailed\t"));
+        md = file_contents(out, "comparison.md");
+        ck_assert_ptr_nonnull(strstr(md, "| none | FAILED |"));
+        svg = file_contents(out, "memory.svg");
+        ck_assert_msg(strstr(svg, "none(FAILED)") != NULL, "legend does not mark the failed run");
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
         TCase *json = tcase_create("json");
 
         tcase_add_test(json, json_outputs_have_each_key_once);
+        tcase_add_test(json, a_policy_that_cannot_run_the_scenario_is_refused_before_anything_runs);
+        tcase_add_test(json, compare_marks_a_failed_run_as_failed);
         tcase_set_timeout(json, 120);
         suite_add_tcase(s, json);
         return s;

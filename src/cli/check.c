@@ -49,6 +49,15 @@ static char *format_metric(const char *key, double v)
         return g_strdup_printf("%.15g", v);
 }
 
+/* Does an [expect] line of @sc name @policy (or `*`)? */
+static gboolean wanted(const struct scenario *sc, const char *policy)
+{
+        for (guint i = 0; i < sc->expectations->len; i++)
+                if (expect_applies_to(g_ptr_array_index(sc->expectations, i), policy))
+                        return TRUE;
+        return FALSE;
+}
+
 /* Run @path under every policy its [expect] lines name; FALSE on a load error. */
 static gboolean check_file(struct check_run *cr, const char *path)
 {
@@ -64,12 +73,16 @@ static gboolean check_file(struct check_run *cr, const char *path)
                 check_result(cr, FALSE, "%s: no [expect] section, nothing to check", path);
                 return TRUE;
         }
+        /* Every policy it will run must be able to run it, before any does. */
         for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
-                gboolean wanted = FALSE;
-
-                for (guint i = 0; i < sc->expectations->len; i++)
-                        wanted |= expect_applies_to(g_ptr_array_index(sc->expectations, i), (*p)->name);
-                if (!wanted)
+                if (wanted(sc, (*p)->name) && !sim_check(sc, (*p)->name, &e)) {
+                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_error_free(e);
+                        return FALSE;
+                }
+        }
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
+                if (!wanted(sc, (*p)->name))
                         continue;
 
                 g_autofree char *out = cr->out ? g_build_filename(cr->out, sc->name, (*p)->name, NULL) : NULL;

@@ -38,6 +38,8 @@ static const struct {
 
 struct result {
         const char *policy;
+        const char *status;             /* ok, failed, incomplete, unsafe */
+        char *title;                    /* for plot legends: "pi-lock" or "pi-lock(FAILED)" */
         double values[HEADLINE_COUNT];
         gboolean oom;
         double oom_time_ns, oom_bytes;
@@ -54,6 +56,14 @@ static double lookup(const struct report *r, const char *key)
         return v;
 }
 
+/* "ok", or the status in capitals so that a failed run is not read as a result. */
+static const char *status_shown(const struct result *r)
+{
+        if (!strcmp(r->status, "ok"))
+                return "ok";
+        return !strcmp(r->status, "failed") ? "FAILED" : !strcmp(r->status, "unsafe") ? "UNSAFE" : "INCOMPLETE";
+}
+
 static gboolean write_tables(const char *dir, struct result *res, int n, GError **error)
 {
         struct outfile *tsv = outfile_open(dir, "comparison.tsv", error);
@@ -63,12 +73,12 @@ static gboolean write_tables(const char *dir, struct result *res, int n, GError 
         if (!tsv)
                 return FALSE;
         f = outfile_stream(tsv);
-        fputs("policy", f);
+        fputs("policy\tstatus", f);
         for (size_t c = 0; c < HEADLINE_COUNT; c++)
                 fprintf(f, "\t%s", headline[c].key);
         fputc('\n', f);
         for (int p = 0; p < n; p++) {
-                fputs(res[p].policy, f);
+                fprintf(f, "%s\t%s", res[p].policy, res[p].status);
                 for (size_t c = 0; c < HEADLINE_COUNT; c++)
                         fprintf(f, "\t%.15g", res[p].values[c]);
                 fputc('\n', f);
@@ -80,15 +90,15 @@ static gboolean write_tables(const char *dir, struct result *res, int n, GError 
         if (!md)
                 return FALSE;
         f = outfile_stream(md);
-        fputs("| policy |", f);
+        fputs("| policy | run |", f);
         for (size_t c = 0; c < HEADLINE_COUNT; c++)
                 fprintf(f, " %s |", headline[c].header);
-        fputs("\n|---|", f);
+        fputs("\n|---|---|", f);
         for (size_t c = 0; c < HEADLINE_COUNT; c++)
                 fputs("---|", f);
         fputc('\n', f);
         for (int p = 0; p < n; p++) {
-                fprintf(f, "| %s |", res[p].policy);
+                fprintf(f, "| %s | %s |", res[p].policy, status_shown(&res[p]));
                 for (size_t c = 0; c < HEADLINE_COUNT; c++) {
                         g_autofree char *s = headline_format(&headline[c], res[p].values[c], res[p].oom);
 
@@ -107,6 +117,10 @@ static void print_table(struct result *res, int n)
         printf("%-*s", w0, "");
         for (int p = 0; p < n; p++)
                 printf("%*s", w, res[p].policy);
+        putchar('\n');
+        printf("%-*s", w0, "run");
+        for (int p = 0; p < n; p++)
+                printf("%*s", w, status_shown(&res[p]));
         putchar('\n');
         for (size_t c = 0; c < HEADLINE_COUNT; c++) {
                 printf("%-*s", w0, headline[c].header);
@@ -265,6 +279,7 @@ struct plotter {
         const char *format;
         const char *scenario;
         char *policies;         /* space-separated */
+        char *titles;           /* the same, failed runs marked: legend entries */
         int drawn, failed;
 };
 
@@ -301,6 +316,7 @@ static void draw(struct plotter *pl, const char *name, const char *stem, GString
         g_mkdir_with_parents(plotdir, 0755);
         append_var(vars, "datadir", pl->dir);
         append_var(vars, "policies", pl->policies);
+        append_var(vars, "titles", pl->titles);
         append_var(vars, "scenario", pl->scenario);
         append_var(vars, "term", terminal(pl->format, height));
         append_var(vars, "outfile", tmp);
@@ -365,7 +381,7 @@ static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limi
                         continue;
                 g_string_truncate(vars, 0);
                 append_var(vars, "datafile", datafile);
-                append_var(vars, "policy", res[p].policy);
+                append_var(vars, "policy", res[p].title);
                 append_var(vars, "yticks", tics);
                 g_snprintf(num, sizeof(num), "nlanes=%d; ", nlanes);
                 g_string_append(vars, num);
@@ -412,6 +428,9 @@ static void compare_job_run(gpointer data, gpointer user)
                 res->counts[k] = lookup(r, key);
         }
         job->unsafe = sim_safety_violations(job->sim) > 0;
+        res->status = job->error ? "failed" : !sim_complete(job->sim) ? "incomplete" : job->unsafe ? "unsafe" : "ok";
+        res->title = strcmp(res->status, "ok") ? g_strdup_printf("%s(%s)", res->policy, status_shown(res))
+                                               : g_strdup(res->policy);
 }
 
 static void compare_jobs_free(struct compare_job *jobs, guint n)
@@ -423,6 +442,13 @@ static void compare_jobs_free(struct compare_job *jobs, guint n)
                 g_free(jobs[p].error);
         }
         g_free(jobs);
+}
+
+static void results_free(struct result *res, guint n)
+{
+        for (guint p = 0; p < n; p++)
+                g_free(res[p].title);
+        g_free(res);
 }
 
 /* ---- the command ---- */
@@ -533,7 +559,7 @@ int cli_compare(int argc, char **argv)
                         fprintf(stderr, "rcuboost: %s\n", e->message);
                         g_error_free(e);
                         compare_jobs_free(jobs, names->len);
-                        g_free(res);
+                        results_free(res, names->len);
                         return EXIT_USAGE;
                 }
         }
@@ -558,17 +584,23 @@ int cli_compare(int argc, char **argv)
                 }
                 if (jobs[p].unsafe && status == EXIT_OK)
                         status = EXIT_UNSAFE;
+                if (!strcmp(jobs[p].res->status, "incomplete") && !cli_interrupt_status()) {
+                        fprintf(stderr, "rcuboost: %s: stopped early (%s): its results are incomplete\n",
+                                jobs[p].res->policy, sim_end_reason(jobs[p].sim));
+                        if (status == EXIT_OK)
+                                status = EXIT_FAILED;
+                }
         }
         compare_jobs_free(jobs, names->len);
         if (cli_interrupt_status()) {
                 fprintf(stderr, "rcuboost: interrupted; the outputs are marked \"complete\": false\n");
-                g_free(res);
+                results_free(res, names->len);
                 return cli_interrupt_status();
         }
         if (!write_tables(out, res, (int)names->len, &e) || !write_events(out, res, (int)names->len, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
-                g_free(res);
+                results_free(res, names->len);
                 return EXIT_FAILED;
         }
         if (!quiet)
@@ -584,18 +616,23 @@ int cli_compare(int argc, char **argv)
                         .dir = out, .format = format ? format : "png", .scenario = sc->name,
                 };
                 GString *pol = g_string_new(NULL);
+                GString *titles = g_string_new(NULL);
 
-                for (guint p = 0; p < names->len; p++)
+                for (guint p = 0; p < names->len; p++) {
                         g_string_append_printf(pol, "%s%s", p ? " " : "", (char *)names->pdata[p]);
+                        g_string_append_printf(titles, "%s%s", p ? " " : "", res[p].title);
+                }
                 pl.policies = g_string_free(pol, FALSE);
+                pl.titles = g_string_free(titles, FALSE);
                 draw_all(&pl, res, (int)names->len, sc->memory_limit_bytes);
                 g_free(pl.policies);
+                g_free(pl.titles);
                 if (pl.failed && status == EXIT_OK)
                         status = EXIT_FAILED;
                 if (!quiet)
                         printf("\n%d plots in %s/ (templates in %s/plots/); table in %s/comparison.md\n",
                                pl.drawn, out, out, out);
         }
-        g_free(res);
+        results_free(res, names->len);
         return status;
 }

@@ -435,6 +435,9 @@ int cli_sweep(int argc, char **argv)
                 coordinates(&sw, combo, vidx, &pol, &s);
                 over = overrides_for(&sw, vidx);
                 sc = scenario_load(sw.scenario, (const char *const *)over, &e);
+                for (guint p = 0; sc && p < sw.policies->len; p++)
+                        if (!sim_check(sc, sw.policies->pdata[p], &e))
+                                g_clear_pointer(&sc, scenario_free);
                 if (!sc) {
                         fprintf(stderr, "rcuboost: %s\n", e->message);
                         g_error_free(e);

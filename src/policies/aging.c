@@ -64,21 +64,42 @@ gboolean aging_create(struct aging *a, struct sim *sim, const struct policy_para
         return TRUE;
 }
 
-gboolean aging_set_param(struct aging *a, const char *key, const char *value, int min_rt,
-                         GError **error)
+gboolean aging_check_param(const char *key, const char *value, int min_rt, GError **error)
 {
         if (!strcmp(key, "booster_prio")) {
                 struct sched_spec s;
 
-                if (!units_parse_sched(value, &s, error) || !check_booster_sched(&s, min_rt, "", error))
-                        return FALSE;
-                sched_set_class(a->sim, a->booster, &s);
-                return TRUE;
+                return units_parse_sched(value, &s, error) && check_booster_sched(&s, min_rt, "", error);
         }
-        if (!strcmp(key, "booster_period"))
-                return units_parse_duration(value, &a->period_ns, error);
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s cannot change during a run", key);
+        if (!strcmp(key, "booster_period")) {
+                int64_t ns;
+
+                if (!units_parse_duration(value, &ns, error))
+                        return FALSE;
+                if (ns > 0)
+                        return TRUE;
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "must be greater than zero");
+                return FALSE;
+        }
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                    "%s cannot change during a run (only booster_prio and booster_period can)", key);
         return FALSE;
+}
+
+gboolean aging_set_param(struct aging *a, const char *key, const char *value, int min_rt,
+                         GError **error)
+{
+        struct sched_spec s;
+
+        if (!aging_check_param(key, value, min_rt, error))
+                return FALSE;
+        if (!strcmp(key, "booster_prio")) {
+                units_parse_sched(value, &s, NULL);
+                sched_set_class(a->sim, a->booster, &s);
+        } else {
+                units_parse_duration(value, &a->period_ns, NULL);
+        }
+        return TRUE;
 }
 
 void aging_finish(struct aging *a)

@@ -91,6 +91,9 @@ gboolean aging_create(struct aging *a, struct sim *sim, const struct policy_para
  * once). */
 gboolean aging_set_param(struct aging *a, const char *key, const char *value, int min_rt,
                          GError **error);
+/* What aging_set_param() accepts: booster_prio (fifo/rr at least @min_rt,
+ * or anything when 0) and booster_period (> 0). */
+gboolean aging_check_param(const char *key, const char *value, int min_rt, GError **error);
 void aging_finish(struct aging *a);
 /* Create and start the booster thread. */
 void aging_start_booster(struct aging *a, const char *name, const struct sched_spec *sched);

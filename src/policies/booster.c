@@ -159,6 +159,11 @@ static void reader_unlock_booster(void *pol, struct task *t)
         bt->state = BOOSTER_IDLE;
 }
 
+static gboolean check_param_booster(const char *key, const char *value, GError **error)
+{
+        return aging_check_param(key, value, 0, error);
+}
+
 static gboolean set_param_booster(void *pol, const char *key, const char *value, GError **error)
 {
         struct booster_policy *p = pol;
@@ -203,6 +208,7 @@ const struct boost_policy_ops booster_policy_ops = {
         .create = create_booster,
         .reader_blocked = reader_blocked_booster,
         .reader_unlock = reader_unlock_booster,
+        .check_param = check_param_booster,
         .set_param = set_param_booster,
         .describe_task = describe_task_booster,
         .report = report_booster,

@@ -306,6 +306,11 @@ static bool task_exit_b8(void *pol, struct task *t)
         }
 }
 
+static gboolean check_param_b8(const char *key, const char *value, GError **error)
+{
+        return aging_check_param(key, value, 1, error);
+}
+
 static gboolean set_param_b8(void *pol, const char *key, const char *value, GError **error)
 {
         struct b8_policy *p = pol;
@@ -360,6 +365,7 @@ const struct boost_policy_ops booster8_policy_ops = {
         .reader_blocked = reader_blocked_b8,
         .reader_unlock = reader_unlock_b8,
         .task_exit = task_exit_b8,
+        .check_param = check_param_b8,
         .set_param = set_param_b8,
         .describe_task = describe_task_b8,
         .report = report_b8,

@@ -39,6 +39,7 @@
  */
 #include "policy.h"
 
+#include "aging.h"          /* aging_check_param(): the same two keys */
 #include "boost_stats.h"
 #include "../sim/engine.h"
 
@@ -254,23 +255,28 @@ static void reader_unlock_pi(void *pol, struct task *t)
                 sim_log_boost(p->sim, t, "unboost", old);
 }
 
+/* The booster's priority is anything (it lends it, whatever it is);
+ * the period as aging's. */
+static gboolean check_param_pi(const char *key, const char *value, GError **error)
+{
+        return aging_check_param(key, value, 0, error);
+}
+
 static gboolean set_param_pi(void *pol, const char *key, const char *value, GError **error)
 {
         struct pi_policy *p = pol;
+        struct sched_spec s;
 
+        if (!check_param_pi(key, value, error))
+                return FALSE;
         if (!strcmp(key, "booster_prio")) {
-                struct sched_spec s;
-
-                if (!units_parse_sched(value, &s, error))
-                        return FALSE;
+                units_parse_sched(value, &s, NULL);
                 /* The reader follows through priority inheritance. */
                 sched_set_class(p->sim, p->booster, &s);
-                return TRUE;
+        } else {
+                units_parse_duration(value, &p->period_ns, NULL);
         }
-        if (!strcmp(key, "booster_period"))
-                return units_parse_duration(value, &p->period_ns, error);
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s cannot change during a run", key);
-        return FALSE;
+        return TRUE;
 }
 
 static void describe_task_pi(void *pol, struct task *t, char *buf, size_t len)
@@ -316,6 +322,7 @@ const struct boost_policy_ops pilock_policy_ops = {
         .create = create_pi,
         .reader_blocked = reader_blocked_pi,
         .reader_unlock = reader_unlock_pi,
+        .check_param = check_param_pi,
         .set_param = set_param_pi,
         .describe_task = describe_task_pi,
         .report = report_pi,

@@ -98,8 +98,17 @@ struct boost_policy_ops {
          * already in place. */
         void (*setscheduler)(void *pol, struct task *t);
 
-        /* A timed scenario event sets [policy] @key to @value at run time.
-         * Return FALSE with @error for a key that cannot change. */
+        /* Can a timed scenario event set [policy] @key to @value at run
+         * time?  Checked for every [event] before anything runs (by
+         * validate, run, compare, sweep and check, for each policy they
+         * run), as strictly as create() checks [policy]; FALSE with @error
+         * (message without location) otherwise.  NULL: the policy has no
+         * parameters that change at run time. */
+        gboolean (*check_param)(const char *key, const char *value, GError **error);
+
+        /* A timed scenario event sets [policy] @key to @value at run time;
+         * check_param() has accepted it.  Return FALSE with @error for a
+         * failure it could not foresee. */
         gboolean (*set_param)(void *pol, const char *key, const char *value, GError **error);
 
         /* Describe @t's policy state in @buf, e.g. "BLOCKED toboost cpu0 elem2"

@@ -828,6 +828,44 @@ struct scenario *scenario_load(const char *path, const char *const *overrides, G
         return scenario_load_data(data, path, overrides, error);
 }
 
+/* "booster, booster-8state, pi-lock": the policies events can tune. */
+static char *tunable_policies(void)
+{
+        GString *list = g_string_new(NULL);
+
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
+                if ((*p)->check_param)
+                        g_string_append_printf(list, "%s%s", list->len ? ", " : "", (*p)->name);
+        return g_string_free(list, FALSE);
+}
+
+gboolean scenario_check_policy(const struct scenario *sc, const struct boost_policy_ops *ops, GError **error)
+{
+        for (guint i = 0; i < sc->events->len; i++) {
+                const struct timed_event_spec *es = g_ptr_array_index(sc->events, i);
+
+                for (guint k = 0; k < es->policy_keys->len; k++) {
+                        const char *key = g_ptr_array_index(es->policy_keys, k);
+                        g_autofree char *group = g_strconcat("event:", es->name, NULL);
+                        g_autofree char *dotted = g_strconcat("policy.", key, NULL);
+                        GError *e = NULL;
+
+                        if (!ops->check_param) {
+                                g_autofree char *tunable = tunable_policies();
+
+                                return invalid(sc, error, group, dotted,
+                                               "policy %s has no parameters to change at run time "
+                                               "(policies that have: %s)", ops->name, tunable);
+                        }
+                        if (!ops->check_param(key, g_ptr_array_index(es->policy_values, k), &e)) {
+                                g_prefix_error(&e, "policy %s: ", ops->name);
+                                return invalid_from(sc, error, group, dotted, e);
+                        }
+                }
+        }
+        return TRUE;
+}
+
 /* ---- policy parameters ---- */
 
 char *policy_param_raw(const struct policy_params *p, const char *key, char **where)

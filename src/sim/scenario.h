@@ -115,6 +115,12 @@ struct scenario_key_doc {
 };
 extern const struct scenario_key_doc scenario_key_docs[];
 
+/* Can the scenario run under @ops?  Every [event] that sets policy.KEY
+ * must set a key @ops can change at run time, to a value it accepts
+ * (boost_policy_ops.check_param); FALSE with a located @error otherwise. */
+struct boost_policy_ops;
+gboolean scenario_check_policy(const struct scenario *sc, const struct boost_policy_ops *ops, GError **error);
+
 /* "FILE:LINE: [group] key" for messages about a key (line omitted when unknown). */
 char *scenario_where(const struct scenario *sc, const char *group, const char *key);
 

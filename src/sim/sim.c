@@ -152,6 +152,14 @@ static gboolean check_events(struct sim *sim, GError **error)
         return TRUE;
 }
 
+gboolean sim_check(const struct scenario *sc, const char *policy, GError **error)
+{
+        struct sim *sim = sim_new(sc, &(struct sim_options){ .policy = policy }, error);
+
+        sim_free(sim);
+        return sim != NULL;
+}
+
 struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error)
 {
         struct sim *sim = g_new0(struct sim, 1);
@@ -182,6 +190,8 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                             "unknown policy '%s' (expected one of: %s)", policy, policy_names());
                 goto fail;
         }
+        if (!scenario_check_policy(sc, sim->policy, error))
+                goto fail;
         sim->nmutexes = (int)sc->mutexes->len;
         sim->mutexes = g_new0(struct mutex, MAX(1, sim->nmutexes));
         for (int i = 0; i < sim->nmutexes; i++)

@@ -46,6 +46,10 @@ void sim_run(struct sim *sim);
  * failed (deadlock, runaway loop) or an output could not be written. */
 gboolean sim_finish(struct sim *sim, GError **error);
 void sim_free(struct sim *sim);
+/* Would sim_new(@sc, @policy) succeed?  Builds the simulation without
+ * outputs and frees it: commands that run several policies check them all
+ * before running any. */
+gboolean sim_check(const struct scenario *sc, const char *policy, GError **error);
 
 const struct report *sim_report(const struct sim *sim);
 int64_t sim_now(const struct sim *sim);
