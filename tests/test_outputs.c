@@ -154,6 +154,114 @@ START_TEST(compare_marks_a_failed_run_as_failed)
 }
 END_TEST
 
+/* ---- numbers that are not there are not shown as 0 ---- */
+
+#define NO_SYNC_SCN "[scenario]\ncpus=1\nduration=200ms\n" \
+        "[task:r]\nprogram=loop { rcu_read_lock; compute 100us; rcu_read_unlock; call_rcu 1KiB; sleep 1ms }\n"
+
+START_TEST(absent_distributions_are_null_and_dash)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = write_temp_scenario(dir, "nosync.scn", NO_SYNC_SCN);
+        g_autofree char *run = g_build_filename(dir, "run", NULL);
+        g_autofree char *summary = g_build_filename(run, "summary.json", NULL);
+        g_autofree char *cmp = g_build_filename(dir, "cmp", NULL);
+        g_autofree char *tsv = NULL;
+        struct result r = run_cli("run", path, "--policy", "none", "--out", run, "-q", NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        {
+                g_autoptr(JsonParser) p = parse_json_file(summary);
+                JsonObject *sync = json_object_get_object_member(json_root(p), "sync_latency");
+
+                /* nobody called synchronize_rcu(): a count of 0 and no statistics */
+                ck_assert_int_eq(json_object_get_int_member(sync, "count"), 0);
+                ck_assert(json_object_get_null_member(sync, "max_ns"));
+                ck_assert(json_object_get_null_member(sync, "p99_ns"));
+        }
+        r = run_cli("compare", path, "--policies", "none,booster", "--out", cmp, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(g_regex_match_simple("\\nsync p99 +- +-\\n", r.out, 0, 0), "%s", r.out);
+        tsv = file_contents(cmp, "comparison.tsv");
+        {
+                g_auto(GStrv) rows = g_strsplit(tsv, "\n", -1);
+                g_auto(GStrv) head = g_strsplit(rows[0], "\t", -1);
+                g_auto(GStrv) none = g_strsplit(rows[1], "\t", -1);
+                int col = -1;
+
+                for (int i = 0; head[i]; i++)
+                        if (!strcmp(head[i], "sync_latency.p99_ns"))
+                                col = i;
+                ck_assert_int_ge(col, 0);
+                ck_assert_str_eq(none[col], "-");
+        }
+        result_clear(&r);
+}
+END_TEST
+
+START_TEST(expect_lines_are_checked_before_running)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *typo = write_temp_scenario(dir, "typo.scn", NO_SYNC_SCN "[expect]\nbooster.gp_latncy.max<=80ms\n");
+        g_autofree char *bare = write_temp_scenario(dir, "bare.scn", NO_SYNC_SCN "[expect]\n*.gp_latency.max<=35\n");
+        g_autofree char *count = write_temp_scenario(dir, "count.scn", NO_SYNC_SCN "[expect]\n*.readers_boosted>=5ms\n");
+        g_autofree char *absent = write_temp_scenario(dir, "absent.scn",
+                                                      NO_SYNC_SCN "[expect]\nnone.sync_latency.max<=10ms\n"
+                                                      "none.gp_latency.max<=80ms\n");
+        struct result r;
+
+        r = run_cli("validate", typo, NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "typo.scn:7: [expect] booster.gp_latncy.max<=80ms: no metric 'gp_latncy.max' "
+                                    "in summary.json (did you mean gp_latency.max?)") != NULL, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("check", typo, NULL);
+        ck_assert_int_eq(r.status, 2);
+        result_clear(&r);
+        r = run_cli("validate", bare, NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "'35': missing unit (gp_latency.max_ns is a duration") != NULL, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("validate", count, NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "policy_stats.readers_boosted is a count, not a duration") != NULL, "%s", r.err);
+        result_clear(&r);
+        /* a metric with nothing measured fails, and says so; the line is shown as written */
+        r = run_cli("check", absent, NULL);
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_msg(strstr(r.out, "FAIL absent none: sync_latency.max_ns <= 10ms (no value: nothing was "
+                                    "measured in this run) at ") != NULL, "%s", r.out);
+        ck_assert_ptr_nonnull(strstr(r.out, "absent.scn:7: [expect] none.sync_latency.max<=10ms"));
+        ck_assert_ptr_nonnull(strstr(r.out, "ok   absent none: gp_latency.max_ns <= 80ms"));
+        result_clear(&r);
+}
+END_TEST
+
+START_TEST(sweep_metric_takes_expect_names_and_is_checked_first)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = write_temp_scenario(dir, "s.scn", NO_SYNC_SCN);
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *csv = NULL;
+        struct result r;
+
+        r = run_cli("sweep", path, "--vary", "policy.booster_period=5ms,20ms", "--policies", "booster",
+                    "--metric", "gp_latncy.max", "--out", out, "-q", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "no metric 'gp_latncy.max' in the summary of policy booster (did you mean "
+                                    "gp_latency.max?)") != NULL, "%s", r.err);
+        ck_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
+        result_clear(&r);
+        r = run_cli("sweep", path, "--vary", "policy.booster_period=5ms,20ms", "--policies", "booster",
+                    "--metric", "callback_latency.p90", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        csv = file_contents(out, "sweep.csv");
+        ck_assert_msg(strstr(csv, ",callback_latency.p90_ns\n") != NULL, "%s", csv);
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -162,6 +270,9 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, json_outputs_have_each_key_once);
         tcase_add_test(json, a_policy_that_cannot_run_the_scenario_is_refused_before_anything_runs);
         tcase_add_test(json, compare_marks_a_failed_run_as_failed);
+        tcase_add_test(json, absent_distributions_are_null_and_dash);
+        tcase_add_test(json, expect_lines_are_checked_before_running);
+        tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);
         suite_add_tcase(s, json);
         return s;

@@ -8,6 +8,7 @@
  * edited and rerun by hand).  Without gnuplot the numbers are still written.
  */
 #include <gio/gio.h>
+#include <math.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdbool.h>
@@ -48,12 +49,12 @@ struct result {
         double counts[G_N_ELEMENTS(cdfs)];
 };
 
+/* @key's value, or NAN when it has none (the max of no samples). */
 static double lookup(const struct report *r, const char *key)
 {
-        double v = 0;
+        double v;
 
-        report_lookup(r, key, &v);
-        return v;
+        return report_lookup(r, key, &v) ? v : NAN;
 }
 
 /* "ok", or the status in capitals so that a failed run is not read as a result. */
@@ -79,8 +80,12 @@ static gboolean write_tables(const char *dir, struct result *res, int n, GError 
         fputc('\n', f);
         for (int p = 0; p < n; p++) {
                 fprintf(f, "%s\t%s", res[p].policy, res[p].status);
-                for (size_t c = 0; c < HEADLINE_COUNT; c++)
-                        fprintf(f, "\t%.15g", res[p].values[c]);
+                for (size_t c = 0; c < HEADLINE_COUNT; c++) {
+                        if (isnan(res[p].values[c]))
+                                fputs("\t-", f);
+                        else
+                                fprintf(f, "\t%.15g", res[p].values[c]);
+                }
                 fputc('\n', f);
         }
         if (!outfile_commit(tsv, error))
@@ -421,7 +426,7 @@ static void compare_job_run(gpointer data, gpointer user)
         res->oom_time_ns = lookup(r, "memory.oom_time_ns");
         res->oom_bytes = lookup(r, "memory.oom_bytes");
         res->pending_gp_ns = lookup(r, "rcu.gp_in_progress_ns");
-        res->gp_max_ns = lookup(r, "gp_latency.max_ns");
+        res->gp_max_ns = isnan(lookup(r, "gp_latency.max_ns")) ? 0 : lookup(r, "gp_latency.max_ns");
         for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
                 g_autofree char *key = g_strconcat(cdfs[k].metric, ".count", NULL);
 

@@ -1,6 +1,8 @@
 /* headline.c - the metrics a comparison or a sweep reports; see headline.h. */
 #include "headline.h"
 
+#include <math.h>
+
 #include "sim/units.h"
 
 const struct headline_metric headline[HEADLINE_COUNT] = {
@@ -29,6 +31,8 @@ const struct headline_metric headline[HEADLINE_COUNT] = {
 
 char *headline_format(const struct headline_metric *m, double v, gboolean oom)
 {
+        if (isnan(v))
+                return g_strdup("-");   /* nothing measured */
         switch (m->kind) {
         case HEADLINE_OOM:
                 return oom ? g_strdup_printf("at %.3g s", v / 1e9) : g_strdup("no");

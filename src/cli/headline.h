@@ -15,7 +15,8 @@ struct headline_metric {
 #define HEADLINE_COUNT 21
 extern const struct headline_metric headline[HEADLINE_COUNT];
 
-/* @v formatted for people ("at 3.67 s", "2.8 MiB", "23ms", "164"). */
+/* @v formatted for people ("at 3.67 s", "2.8 MiB", "23ms", "164"; "-" for
+ * NAN: no value, e.g. the p99 of no samples). */
 char *headline_format(const struct headline_metric *m, double v, gboolean oom);
 
 #endif

@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "headline.h"
 #include "policies/policy.h"
+#include "sim/expect.h"
 #include "sim/output.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
@@ -43,6 +44,8 @@ struct sweep {
         int seeds;
         uint64_t base_seed;
         int nruns;
+        char *metric;           /* the summary key --metric names */
+        gboolean metric_column; /* not a headline column: sweep.csv gets it last */
         gboolean quiet;
         GMutex lock;
         int done;
@@ -79,8 +82,40 @@ static char *header_line(const struct sweep *sw)
                 g_string_append_printf(s, ",%s", sw->axes[a].key);
         for (int m = 0; m < HEADLINE_COUNT; m++)
                 g_string_append_printf(s, ",%s", headline[m].key);
+        if (sw->metric_column)
+                g_string_append_printf(s, ",%s", sw->metric);
         g_string_append_c(s, '\n');
         return g_string_free(s, FALSE);
+}
+
+/* Is @path a whole row of this sweep (as many fields as the header, ending
+ * in a newline)?  Anything else -- a row of a sweep plotting another
+ * metric, a file cut short -- is run again. */
+static gboolean row_is_whole(const struct sweep *sw, const char *path)
+{
+        g_autofree char *header = header_line(sw);
+        g_autofree char *row = NULL;
+        gsize len;
+
+        if (!g_file_get_contents(path, &row, &len, NULL) || len == 0 || row[len - 1] != '\n' ||
+            strchr(row, '\n') != row + len - 1)
+                return FALSE;
+        for (const char *h = header, *r = row; ; h++, r++) {
+                h = strchr(h, ',');
+                r = strchr(r, ',');
+                if (!h || !r)
+                        return !h && !r;
+        }
+}
+
+static void write_value(FILE *f, const struct report *r, const char *key)
+{
+        double v;
+
+        if (report_lookup(r, key, &v))
+                fprintf(f, ",%.15g", v);
+        else
+                fputs(",-", f);         /* no value: e.g. the max of no samples */
 }
 
 static char **overrides_for(const struct sweep *sw, const int *vidx)
@@ -108,9 +143,8 @@ static gboolean run_one(struct sweep *sw, int id)
         g_autoptr(RcbSim) sim = NULL;
         struct outfile *row;
         GError *e = NULL;
-        double v;
 
-        if (g_file_test(row_path, G_FILE_TEST_IS_REGULAR))
+        if (row_is_whole(sw, row_path))
                 return TRUE;    /* done by an earlier, interrupted sweep */
         if (cli_interrupt_status())
                 return FALSE;   /* left for the resumed sweep */
@@ -143,11 +177,10 @@ static gboolean run_one(struct sweep *sw, int id)
         fprintf(outfile_stream(row), "%d,%s,%" G_GUINT64_FORMAT, id, policy, seed);
         for (int a = 0; a < sw->naxes; a++)
                 fprintf(outfile_stream(row), ",%s", sw->axes[a].values[vidx[a]]);
-        for (int m = 0; m < HEADLINE_COUNT; m++) {
-                v = 0;
-                report_lookup(sim_report(sim), headline[m].key, &v);
-                fprintf(outfile_stream(row), ",%.15g", v);
-        }
+        for (int m = 0; m < HEADLINE_COUNT; m++)
+                write_value(outfile_stream(row), sim_report(sim), headline[m].key);
+        if (sw->metric_column)
+                write_value(outfile_stream(row), sim_report(sim), sw->metric);
         fputc('\n', outfile_stream(row));
         if (!outfile_commit(row, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
@@ -187,7 +220,7 @@ static gboolean write_csv(struct sweep *sw, GError **error)
                 g_autofree char *path = g_build_filename(dir, "row.csv", NULL);
                 g_autofree char *row = NULL;
 
-                if (g_file_get_contents(path, &row, NULL, NULL))
+                if (row_is_whole(sw, path) && g_file_get_contents(path, &row, NULL, NULL))
                         fputs(row, outfile_stream(o));
                 else
                         missing++;
@@ -231,7 +264,7 @@ static void plot_sweep(struct sweep *sw, const char *metric)
         GString *out = g_string_new(NULL);
         GString *xtics = g_string_new(NULL);
         gboolean numeric = TRUE;
-        int col = -1, curves = 0;
+        int col = -1, curves = 0, points = 0;
         /* Times in ms and sizes in MiB read better than ns and bytes. */
         double yscale = g_str_has_suffix(metric, "_ns") ? 1e6 : g_str_has_suffix(metric, "_bytes") ? 1048576.0 : 1;
         g_autofree char *ylabel = g_strdup_printf("%s%s", metric, yscale == 1e6 ? " (ms)" : yscale > 1 ? " (MiB)" : "");
@@ -270,18 +303,21 @@ static void plot_sweep(struct sweep *sw, const char *metric)
                         double vals[per_point];
                         int base = 1 + (v * nother + c) * per_point;
                         double mean, sd, half = 0;
+                        int n = 0;
 
                         for (int s = 0; s < per_point; s++) {
                                 g_auto(GStrv) f = g_strsplit(lines[base + s], ",", -1);
 
-                                vals[s] = g_ascii_strtod(f[col], NULL);
+                                if (strcmp(f[col], "-") != 0)   /* runs with no value add no point */
+                                        vals[n++] = g_ascii_strtod(f[col], NULL) / yscale;
                         }
-                        for (int s = 0; s < per_point; s++)
-                                vals[s] /= yscale;
-                        mean = gsl_stats_mean(vals, 1, (size_t)per_point);
-                        if (per_point > 1) {
-                                sd = gsl_stats_sd_m(vals, 1, (size_t)per_point, mean);
-                                half = gsl_cdf_tdist_Pinv(0.975, per_point - 1) * sd / sqrt(per_point);
+                        if (n == 0)
+                                continue;
+                        points++;
+                        mean = gsl_stats_mean(vals, 1, (size_t)n);
+                        if (n > 1) {
+                                sd = gsl_stats_sd_m(vals, 1, (size_t)n, mean);
+                                half = gsl_cdf_tdist_Pinv(0.975, n - 1) * sd / sqrt(n);
                         }
                         g_string_append_printf(out, "%g %g %g %g\n",
                                                numeric ? axis_number(sw->axes[0].values[v], &numeric) : v,
@@ -292,6 +328,11 @@ static void plot_sweep(struct sweep *sw, const char *metric)
         }
         g_file_set_contents(dat, out->str, -1, NULL);
         g_string_free(out, TRUE);
+        if (points == 0) {
+                fprintf(stderr, "rcuboost: sweep: no plot: no run measured %s (e.g. nobody was boosted)\n", metric);
+                g_string_free(xtics, TRUE);
+                return;
+        }
         g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
 
         if (!gnuplot) {
@@ -356,7 +397,7 @@ int cli_sweep(int argc, char **argv)
                 { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs in parallel (threads; default 1)", "J" },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/SCENARIO-sweep)", "DIR" },
                 { "metric", 'm', 0, G_OPTION_ARG_STRING, &metric,
-                  "summary.json key to plot against the first --vary (default gp_latency.max_ns)", "KEY" },
+                  "Metric to plot against the first --vary, named as in [expect] (default gp_latency.max)", "NAME" },
                 { "emit-jobs", 0, 0, G_OPTION_ARG_FILENAME, &emit,
                   "Write the runs as shell commands, one per line, instead of running them", "FILE" },
                 { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "Build sweep.csv and the plot from DIR/runs/", NULL },
@@ -446,6 +487,39 @@ int cli_sweep(int argc, char **argv)
                 }
         }
 
+        /* The metric, as [expect] names it, must be in every policy's summary. */
+        {
+                g_autoptr(RcbScenario) sc = scenario_load(sw.scenario, (const char *const *)sets, &e);
+
+                for (guint p = 0; sc && p < sw.policies->len; p++) {
+                        g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = sw.policies->pdata[p] }, &e);
+                        g_autoptr(RcbReport) r = sim ? sim_build_report(sim) : NULL;
+                        const char *key = r ? expect_resolve_name(metric ? metric : "gp_latency.max", r) : NULL;
+
+                        if (!sim) {
+                                fprintf(stderr, "rcuboost: %s\n", e->message);
+                                g_clear_error(&e);
+                                status = EXIT_USAGE;
+                                goto out;
+                        }
+                        if (!key || (sw.metric && strcmp(key, sw.metric) != 0)) {
+                                g_autofree char *near = expect_suggest(metric, r);
+
+                                status = cli_usage_error(ctx, "--metric: no metric '%s' in the summary of policy %s%s%s%s",
+                                                         metric ? metric : "gp_latency.max", (char *)sw.policies->pdata[p],
+                                                         near ? " (did you mean " : " (docs/outputs.md lists them)",
+                                                         near ? near : "", near ? "?)" : "");
+                                goto out;
+                        }
+                        if (!sw.metric)
+                                sw.metric = g_strdup(key);
+                }
+                sw.metric_column = TRUE;
+                for (int m = 0; m < HEADLINE_COUNT; m++)
+                        if (!strcmp(headline[m].key, sw.metric))
+                                sw.metric_column = FALSE;
+        }
+
         if (only >= 0) {
                 if (only >= sw.nruns) {
                         status = cli_usage_error(ctx, "--only: run %d does not exist (0..%d)", only, sw.nruns - 1);
@@ -481,6 +555,11 @@ int cli_sweep(int argc, char **argv)
                         g_autofree char *q = g_shell_quote(policies);
 
                         g_string_append_printf(common, " --policies %s", q);
+                }
+                if (metric) {   /* the jobs' rows carry its column */
+                        g_autofree char *q = g_shell_quote(metric);
+
+                        g_string_append_printf(common, " --metric %s", q);
                 }
                 g_string_append_printf(common, " --seeds %d --seed %" G_GUINT64_FORMAT, sw.seeds, sw.base_seed);
                 {
@@ -521,7 +600,7 @@ int cli_sweep(int argc, char **argv)
                 status = EXIT_FAILED;
                 goto out;
         }
-        plot_sweep(&sw, metric ? metric : "gp_latency.max_ns");
+        plot_sweep(&sw, sw.metric);
         if (!quiet)
                 printf("%d runs: %s/sweep.csv, plot %s/sweep.png\n", sw.nruns, sw.dir, sw.dir);
 out:
@@ -533,6 +612,7 @@ out:
         if (sw.policies)
                 g_ptr_array_unref(sw.policies);
         g_free(sw.dir);
+        g_free(sw.metric);
         g_mutex_clear(&sw.lock);
         return status;
 }

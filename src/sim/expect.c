@@ -7,21 +7,21 @@
 #include "units.h"
 #include "../policies/policy.h"
 
-static gboolean parse_value(const char *s, double *out, GError **error)
+static gboolean parse_value(const char *s, double *out, enum expect_value_kind *kind, GError **error)
 {
         int64_t v;
 
-        if (!g_ascii_strcasecmp(s, "true")) {
-                *out = 1;
+        if (!g_ascii_strcasecmp(s, "true") || !g_ascii_strcasecmp(s, "false")) {
+                *out = !g_ascii_strcasecmp(s, "true");
+                *kind = EXPECT_BOOL;
                 return TRUE;
         }
-        if (!g_ascii_strcasecmp(s, "false")) {
-                *out = 0;
+        if (units_parse_double(s, -1e300, 1e300, out, NULL)) {
+                *kind = EXPECT_NUMBER;
                 return TRUE;
         }
-        if (units_parse_double(s, -1e300, 1e300, out, NULL))
-                return TRUE;
         if (units_parse_duration(s, &v, NULL) || units_parse_size(s, &v, NULL)) {
+                *kind = units_parse_duration(s, &v, NULL) ? EXPECT_DURATION : EXPECT_SIZE;
                 *out = (double)v;
                 return TRUE;
         }
@@ -67,7 +67,7 @@ struct expectation *expect_parse(const char *key, const char *value, GError **er
         x->metric = g_strdup(dot + 1);
         x->op = op;
         x->value_text = g_strdup(g_strstrip((char *)val));
-        if (!parse_value(x->value_text, &x->value, error)) {
+        if (!parse_value(x->value_text, &x->value, &x->kind, error)) {
                 expect_free(x);
                 return NULL;
         }
@@ -97,29 +97,136 @@ bool expect_applies_to(const struct expectation *x, const char *policy)
         return !strcmp(x->policy, "*") || !strcmp(x->policy, policy);
 }
 
-bool expect_eval(const struct expectation *x, const struct report *r, double *actual, const char **key)
-{
-        static const char *const prefixes[] = { "", "policy_stats.", "memory.", "rcu.", "sched.", "rt." };
-        static const char *const suffixes[] = { "", "_ns", "_bytes" };
-        static char found[256];
+static const char *const prefixes[] = { "", "policy_stats.", "memory.", "rcu.", "sched.", "rt." };
+static const char *const suffixes[] = { "", "_ns", "_bytes" };
 
-        *key = NULL;
-        for (size_t i = 0; i < G_N_ELEMENTS(prefixes) && !*key; i++) {
-                for (size_t j = 0; j < G_N_ELEMENTS(suffixes) && !*key; j++) {
-                        g_snprintf(found, sizeof(found), "%s%s%s", prefixes[i], x->metric, suffixes[j]);
-                        if (report_lookup(r, found, actual))
-                                *key = found;
+/* Thread-local: check and compare run their policies in parallel. */
+static _Thread_local char found[256];
+
+const char *expect_resolve_name(const char *metric, const struct report *r)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(prefixes); i++) {
+                for (size_t j = 0; j < G_N_ELEMENTS(suffixes); j++) {
+                        g_snprintf(found, sizeof(found), "%s%s%s", prefixes[i], metric, suffixes[j]);
+                        if (report_has(r, found))
+                                return found;
                 }
         }
-        if (!*key)
-                return false;
-        switch (x->op) {
-        case EXPECT_EQ: return *actual == x->value;
-        case EXPECT_NE: return *actual != x->value;
-        case EXPECT_LE: return *actual <= x->value;
-        case EXPECT_GE: return *actual >= x->value;
-        case EXPECT_LT: return *actual < x->value;
-        case EXPECT_GT: return *actual > x->value;
+        return NULL;
+}
+
+const char *expect_resolve(const struct expectation *x, const struct report *r)
+{
+        return expect_resolve_name(x->metric, r);
+}
+
+/* Edit distance, for "did you mean". */
+static guint distance(const char *a, const char *b)
+{
+        size_t n = strlen(b);
+        g_autofree guint *row = g_new(guint, n + 1);
+
+        for (size_t j = 0; j <= n; j++)
+                row[j] = (guint)j;
+        for (size_t i = 1; a[i - 1]; i++) {
+                guint diag = row[0];
+
+                row[0] = (guint)i;
+                for (size_t j = 1; j <= n; j++) {
+                        guint up = row[j];
+
+                        row[j] = MIN(MIN(row[j] + 1, row[j - 1] + 1), diag + (a[i - 1] != b[j - 1]));
+                        diag = up;
+                }
         }
-        return false;
+        return row[n];
+}
+
+char *expect_suggest(const char *metric, const struct report *r)
+{
+        g_autoptr(GPtrArray) keys = report_keys(r);
+        char *best = NULL;
+        guint best_d = G_MAXUINT;
+
+        for (guint k = 0; k < keys->len; k++) {
+                const char *key = keys->pdata[k];
+
+                for (size_t i = 0; i < G_N_ELEMENTS(prefixes); i++) {
+                        g_autofree char *shown = NULL;
+                        guint d;
+
+                        if (!g_str_has_prefix(key, prefixes[i]))
+                                continue;
+                        shown = g_strdup(key + strlen(prefixes[i]));
+                        if (g_str_has_suffix(shown, "_ns") && !g_str_has_suffix(metric, "_ns"))
+                                shown[strlen(shown) - 3] = '\0';
+                        d = distance(metric, shown);
+                        if (d < best_d) {
+                                best_d = d;
+                                g_free(best);
+                                best = g_steal_pointer(&shown);
+                        }
+                }
+        }
+        /* A suggestion only for a near miss, not for anything at all. */
+        if (best && best_d > MAX(2u, (guint)strlen(metric) / 3))
+                g_clear_pointer(&best, g_free);
+        return best;
+}
+
+gboolean expect_check(const struct expectation *x, const struct report *r, GError **error)
+{
+        const char *key = expect_resolve(x, r);
+
+        if (!key) {
+                g_autofree char *near = expect_suggest(x->metric, r);
+
+                g_set_error(error, UNITS_ERROR, UNITS_ERROR_INVALID,
+                            "%s: no metric '%s' in summary.json%s%s%s", x->where, x->metric,
+                            near ? " (did you mean " : " (docs/outputs.md lists them)", near ? near : "",
+                            near ? "?)" : "");
+                return FALSE;
+        }
+        /* 35 on a duration would silently mean 35 ns. */
+        if (g_str_has_suffix(key, "_ns") && x->kind != EXPECT_DURATION && x->value != 0) {
+                g_set_error(error, UNITS_ERROR, UNITS_ERROR_INVALID,
+                            "%s: '%s': missing unit (%s is a duration: write e.g. %sms)", x->where,
+                            x->value_text, key, x->value_text);
+                return FALSE;
+        }
+        if (g_str_has_suffix(key, "_bytes") && x->kind != EXPECT_SIZE && x->value != 0) {
+                g_set_error(error, UNITS_ERROR, UNITS_ERROR_INVALID,
+                            "%s: '%s': missing unit (%s is a size: write e.g. %sMiB)", x->where,
+                            x->value_text, key, x->value_text);
+                return FALSE;
+        }
+        if (!g_str_has_suffix(key, "_ns") && !g_str_has_suffix(key, "_bytes") &&
+            (x->kind == EXPECT_DURATION || x->kind == EXPECT_SIZE)) {
+                g_set_error(error, UNITS_ERROR, UNITS_ERROR_INVALID,
+                            "%s: '%s': %s is a count, not a %s", x->where, x->value_text, key,
+                            x->kind == EXPECT_DURATION ? "duration" : "size");
+                return FALSE;
+        }
+        return TRUE;
+}
+
+enum expect_outcome expect_eval(const struct expectation *x, const struct report *r, double *actual,
+                                const char **key)
+{
+        bool ok = false;
+
+        *key = expect_resolve(x, r);
+        if (!*key)
+                return EXPECT_NO_METRIC;
+        if (!report_lookup(r, *key, actual))
+                return EXPECT_NO_VALUE;
+        switch (x->op) {
+        case EXPECT_EQ: ok = *actual == x->value; break;
+        case EXPECT_NE: ok = *actual != x->value; break;
+        case EXPECT_LE: ok = *actual <= x->value; break;
+        case EXPECT_GE: ok = *actual >= x->value; break;
+        case EXPECT_LT: ok = *actual < x->value; break;
+        case EXPECT_GT: ok = *actual > x->value; break;
+        }
+        return ok ? EXPECT_PASS : EXPECT_FAIL;
 }

@@ -31,13 +31,28 @@ enum expect_op {
         EXPECT_GT,
 };
 
+enum expect_value_kind {
+        EXPECT_NUMBER,          /* a bare number: a count */
+        EXPECT_BOOL,
+        EXPECT_DURATION,        /* with a unit: 80ms */
+        EXPECT_SIZE,            /* with a unit: 4MiB */
+};
+
 struct expectation {
         char *policy;           /* a policy name, or "*" */
         char *metric;
         enum expect_op op;
         double value;
+        enum expect_value_kind kind;
         char *value_text;       /* as written */
         char *where;            /* FILE:LINE: [expect] KEY */
+};
+
+enum expect_outcome {
+        EXPECT_PASS,
+        EXPECT_FAIL,
+        EXPECT_NO_METRIC,       /* no such key in the summary */
+        EXPECT_NO_VALUE,        /* the key is there, but null: e.g. the max of no samples */
 };
 
 /* Parse one [expect] entry: @key as GKeyFile split it, @value after '='.
@@ -46,8 +61,21 @@ struct expectation *expect_parse(const char *key, const char *value, GError **er
 void expect_free(struct expectation *x);
 const char *expect_op_name(enum expect_op op);
 bool expect_applies_to(const struct expectation *x, const char *policy);
+/* The summary key @x->metric names in @r (a thread-local buffer), or NULL. */
+const char *expect_resolve(const struct expectation *x, const struct report *r);
+/* The same for a metric name as [expect] writes it (sweep --metric). */
+const char *expect_resolve_name(const char *metric, const struct report *r);
+/* The metric name of @r closest to the unknown @metric, as an [expect]
+ * line would write it; NULL when nothing is near.  Caller frees. */
+char *expect_suggest(const char *metric, const struct report *r);
+/* Before a run: does @x name a key of @r (a report of the same scenario
+ * and policy), with a value of the metric's kind (a duration for *_ns, a
+ * size for *_bytes)?  FALSE with @error (located, with the nearest key
+ * when the name is misspelt) otherwise. */
+gboolean expect_check(const struct expectation *x, const struct report *r, GError **error);
 /* Look the metric up in @r and compare.  *actual gets the value and
- * *key the summary key used (NULL, and FALSE, when no such metric). */
-bool expect_eval(const struct expectation *x, const struct report *r, double *actual, const char **key);
+ * *key the summary key used (NULL for EXPECT_NO_METRIC). */
+enum expect_outcome expect_eval(const struct expectation *x, const struct report *r, double *actual,
+                                const char **key);
 
 #endif

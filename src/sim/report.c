@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-enum value_type { V_INT, V_DOUBLE, V_BOOL, V_STRING };
+enum value_type { V_INT, V_DOUBLE, V_BOOL, V_STRING, V_NULL };
 
 struct entry {
         char *key;
@@ -108,6 +108,11 @@ void report_string(struct report *r, const char *key, const char *v)
         add(r, key, V_STRING)->s = g_strdup(v ? v : "");
 }
 
+void report_null(struct report *r, const char *key)
+{
+        add(r, key, V_NULL);
+}
+
 void report_latency(struct report *r, const char *prefix, const struct latency_stat *s)
 {
         static const struct { const char *name; double q; } qs[] = {
@@ -119,16 +124,35 @@ void report_latency(struct report *r, const char *prefix, const struct latency_s
         g_array_append_val(r->dists, d);
         g_snprintf(key, sizeof(key), "%s.count", prefix);
         report_int(r, key, (int64_t)s->count);
-        g_snprintf(key, sizeof(key), "%s.min_ns", prefix);
-        report_int(r, key, s->min_ns);
-        g_snprintf(key, sizeof(key), "%s.mean_ns", prefix);
-        report_int(r, key, (int64_t)llround(latency_stat_mean(s)));
-        for (size_t i = 0; i < G_N_ELEMENTS(qs); i++) {
-                g_snprintf(key, sizeof(key), "%s.%s", prefix, qs[i].name);
-                report_int(r, key, latency_stat_quantile(s, qs[i].q));
-        }
-        g_snprintf(key, sizeof(key), "%s.max_ns", prefix);
-        report_int(r, key, s->max_ns);
+        /* No samples, no statistics: null, not a 0 that reads as "instant". */
+#define STAT(name, value)                                                       \
+        do {                                                                    \
+                g_snprintf(key, sizeof(key), "%s.%s", prefix, name);            \
+                if (s->count)                                                   \
+                        report_int(r, key, value);                              \
+                else                                                            \
+                        report_null(r, key);                                    \
+        } while (0)
+        STAT("min_ns", s->min_ns);
+        STAT("mean_ns", (int64_t)llround(latency_stat_mean(s)));
+        for (size_t i = 0; i < G_N_ELEMENTS(qs); i++)
+                STAT(qs[i].name, latency_stat_quantile(s, qs[i].q));
+        STAT("max_ns", s->max_ns);
+#undef STAT
+}
+
+gboolean report_has(const struct report *r, const char *key)
+{
+        return g_hash_table_contains(r->index, key);
+}
+
+GPtrArray *report_keys(const struct report *r)
+{
+        GPtrArray *keys = g_ptr_array_sized_new(r->entries->len);
+
+        for (guint i = 0; i < r->entries->len; i++)
+                g_ptr_array_add(keys, g_array_index(r->entries, struct entry, i).key);
+        return keys;
 }
 
 gboolean report_lookup(const struct report *r, const char *key, double *out)
@@ -148,6 +172,7 @@ gboolean report_lookup(const struct report *r, const char *key, double *out)
                 *out = e->d;
                 return TRUE;
         case V_STRING:
+        case V_NULL:
                 break;
         }
         return FALSE;
@@ -224,6 +249,9 @@ void report_write_json(const struct report *r, FILE *f)
                         break;
                 case V_STRING:
                         write_string(f, e->s);
+                        break;
+                case V_NULL:
+                        fputs("null", f);
                         break;
                 }
         }

@@ -24,13 +24,21 @@ void report_int(struct report *r, const char *key, int64_t v);
 void report_double(struct report *r, const char *key, double v);
 void report_bool(struct report *r, const char *key, gboolean v);
 void report_string(struct report *r, const char *key, const char *v);
-/* count, min, mean, p50, p90, p99, p999, max under PREFIX (all in ns).
+/* A value that does not exist (e.g. the max of no samples): null in JSON. */
+void report_null(struct report *r, const char *key);
+/* count, min, mean, p50, p90, p99, p999, max under PREFIX (all in ns;
+ * null but the count when there are no samples).
  * The stat is also remembered, for report_write_distributions(), and must
  * outlive that call. */
 void report_latency(struct report *r, const char *prefix, const struct latency_stat *s);
 
-/* Value of @key as a double (booleans are 0/1); FALSE when absent or a string. */
+/* Value of @key as a double (booleans are 0/1); FALSE when absent, null
+ * or a string. */
 gboolean report_lookup(const struct report *r, const char *key, double *out);
+/* Is @key there at all (null included)? */
+gboolean report_has(const struct report *r, const char *key);
+/* Every key, in order (the strings belong to @r). */
+GPtrArray *report_keys(const struct report *r);
 
 void report_write_json(const struct report *r, FILE *f);
 /* Every latency given to report_latency(), as histogram bins with the CDF:

@@ -565,7 +565,10 @@ static gboolean load_expectations(struct scenario *sc, GError **error)
 
                 if (!x)
                         return invalid_from(sc, error, "expect", *k, e);
-                x->where = scenario_where(sc, "expect", *k);
+                g_autofree char *line = scenario_where(sc, "expect", *k);
+
+                /* GKeyFile cut "x<=5ms" at its '=': show the line as written. */
+                x->where = g_strconcat(line, "=", v, NULL);
                 g_ptr_array_add(sc->expectations, x);
         }
         return TRUE;

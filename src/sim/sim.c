@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "expect.h"
 
 static void end_event(struct sim *sim, struct event *ev);
 static void sample_event(struct sim *sim, struct event *ev);
@@ -160,6 +161,27 @@ gboolean sim_check(const struct scenario *sc, const char *policy, GError **error
         return sim != NULL;
 }
 
+
+/* Every [expect] line this policy will be held to names a metric its
+ * summary will have, with a value of the right kind: found now, not after
+ * the run (the keys do not depend on what happens in it). */
+static gboolean check_expectations(struct sim *sim, GError **error)
+{
+        g_autoptr(RcbReport) r = NULL;
+
+        for (guint i = 0; i < sim->sc->expectations->len; i++) {
+                const struct expectation *x = g_ptr_array_index(sim->sc->expectations, i);
+
+                if (!expect_applies_to(x, sim->policy->name))
+                        continue;
+                if (!r)
+                        r = sim_build_report(sim);
+                if (!expect_check(x, r, error))
+                        return FALSE;
+        }
+        return TRUE;
+}
+
 struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error)
 {
         struct sim *sim = g_new0(struct sim, 1);
@@ -211,7 +233,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 event_init(&sim->timed[i].ev, timed_event);
                 eventq_schedule(&sim->q, &sim->timed[i].ev, sim->timed[i].spec->at_ns);
         }
-        if (!check_events(sim, error))
+        if (!check_events(sim, error) || !check_expectations(sim, error))
                 goto fail;
         if (opts && opts->out_dir) {
                 sim->out_dir = g_strdup(opts->out_dir);
@@ -438,14 +460,13 @@ static void timed_event(struct sim *sim, struct event *ev)
 
 /* ---- results ---- */
 
-static void build_report(struct sim *sim)
+struct report *sim_build_report(struct sim *sim)
 {
         struct report *r = report_new();
         char key[128];
         uint64_t switches = 0;
         int64_t activations = 0, overruns = 0;
 
-        sim->report = r;
         report_string(r, "scenario", sim->sc->name);
         report_string(r, "scenario_path", sim->sc->path);
         report_string(r, "policy", sim->policy->name);
@@ -494,6 +515,7 @@ static void build_report(struct sim *sim)
         }
         if (sim->policy->report)
                 sim->policy->report(sim->pol, r);
+        return r;
 }
 
 static gboolean write_summary(struct sim *sim, GError **error)
@@ -541,7 +563,7 @@ gboolean sim_finish(struct sim *sim, GError **error)
 
         for (int c = 0; c < sim->ncpus; c++)
                 sched_update_curr(sim, &sim->cpus[c]);
-        build_report(sim);
+        sim->report = sim_build_report(sim);
         timeline_flush(sim->timeline, sim->now);
         if (sim->trace_out && !outfile_commit(g_steal_pointer(&sim->trace_out), &e)) {
                 g_propagate_error(error, e);

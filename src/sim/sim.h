@@ -50,6 +50,9 @@ void sim_free(struct sim *sim);
  * outputs and frees it: commands that run several policies check them all
  * before running any. */
 gboolean sim_check(const struct scenario *sc, const char *policy, GError **error);
+/* The results as they stand, as summary.json would have them (before a
+ * run: every key there will be, with starting values).  Caller frees. */
+struct report *sim_build_report(struct sim *sim);
 
 const struct report *sim_report(const struct sim *sim);
 int64_t sim_now(const struct sim *sim);
