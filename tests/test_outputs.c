@@ -262,6 +262,42 @@ START_TEST(sweep_metric_takes_expect_names_and_is_checked_first)
 }
 END_TEST
 
+/* ---- text outputs are plain ASCII ---- */
+
+static void assert_ascii(const char *what, const char *text)
+{
+        for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+                ck_assert_msg(*p < 0x80, "%s: byte 0x%02x at offset %td is not ASCII", what, *p,
+                              (const char *)p - text);
+}
+
+START_TEST(text_outputs_are_ascii)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *cmp = g_build_filename(dir, "cmp", NULL);
+        g_autofree char *md = NULL, *tsv = NULL;
+        struct result r = run_cli("run", "scenarios/oom.scn", "--policy", "none", "--out", dir, NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        assert_ascii("run", r.out);
+        ck_assert_ptr_nonnull(strstr(r.out, "peak "));
+        ck_assert_ptr_nonnull(strstr(r.out, " MiB"));
+        result_clear(&r);
+        r = run_cli("compare", "scenarios/quiet.scn", "--policies", "none,booster", "--set", "scenario.duration=300ms",
+                    "--out", cmp, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        assert_ascii("compare", r.out);
+        md = file_contents(cmp, "comparison.md");
+        tsv = file_contents(cmp, "comparison.tsv");
+        assert_ascii("comparison.md", md);
+        assert_ascii("comparison.tsv", tsv);
+        result_clear(&r);
+        r = run_cli("check", "scenarios/quiet.scn", NULL);
+        assert_ascii("check", r.out);
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -271,6 +307,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, a_policy_that_cannot_run_the_scenario_is_refused_before_anything_runs);
         tcase_add_test(json, compare_marks_a_failed_run_as_failed);
         tcase_add_test(json, absent_distributions_are_null_and_dash);
+        tcase_add_test(json, text_outputs_are_ascii);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);

@@ -155,6 +155,13 @@ START_TEST(set_overrides_are_applied_and_located)
         ck_assert_ptr_null(none);
         ck_assert_ptr_nonnull(strstr(e->message, "expected SECTION.KEY=VALUE"));
         g_clear_error(&e);
+        /* a misspelt task is not a new task without a program */
+        none = scenario_load_data("[scenario]\n" OK_TASK "[task:hog]\nprogram=compute 1s\n", "x.scn",
+                                  (const char *[]){ "task:hogg.start=2s", NULL }, &e);
+        ck_assert_ptr_null(none);
+        ck_assert_msg(strstr(e->message, "--set task:hogg.start=2s: the scenario has no [task:hogg] "
+                                         "(task sections: t, hog)") != NULL, "%s", e->message);
+        g_clear_error(&e);
 }
 END_TEST
 

@@ -590,6 +590,21 @@ static gboolean apply_overrides(struct scenario *sc, const char *const *override
                 }
                 group = g_strndup(*o, dot - *o);
                 key = g_strndup(dot + 1, eq - dot - 1);
+                if (!g_key_file_has_group(sc->kf, group) && strchr(group, ':') && !g_str_has_prefix(group, "policy:")) {
+                        /* A typo in a task's name would make a new task with no program. */
+                        g_autofree char *kind = g_strndup(group, strchr(group, ':') - group + 1);
+                        g_auto(GStrv) groups = g_key_file_get_groups(sc->kf, NULL);
+                        GString *have = g_string_new(NULL);
+
+                        for (char **g = groups; *g; g++)
+                                if (g_str_has_prefix(*g, kind))
+                                        g_string_append_printf(have, "%s%s", have->len ? ", " : "", *g + strlen(kind));
+                        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                    "--set %s: the scenario has no [%s] (%.*s sections: %s)", *o, group,
+                                    (int)strlen(kind) - 1, kind, have->len ? have->str : "none");
+                        g_string_free(have, TRUE);
+                        return FALSE;
+                }
                 g_key_file_set_value(sc->kf, group, key, eq + 1);
                 g_hash_table_insert(sc->lines, line_key(group, key), GINT_TO_POINTER(LINE_FROM_SET));
                 char *group_key = line_key(group, NULL);

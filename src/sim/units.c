@@ -237,5 +237,10 @@ char *units_format_duration(int64_t ns)
 
 char *units_format_size(int64_t bytes)
 {
-        return g_format_size_full((guint64)bytes, G_FORMAT_SIZE_IEC_UNITS);
+        g_autofree char *s = g_format_size_full((guint64)bytes, G_FORMAT_SIZE_IEC_UNITS);
+        g_auto(GStrv) parts = g_strsplit(s, "\u00a0", -1);
+
+        /* GLib puts a no-break space before the unit: plain ASCII for grep,
+         * awk and column alignment. */
+        return g_strjoinv(" ", parts);
 }
