@@ -51,9 +51,27 @@ START_TEST(json_outputs_have_each_key_once)
                 g_autoptr(JsonParser) p = parse_json_file(summary);
                 JsonObject *root = json_root(p);
 
+                g_autofree char *scn = NULL;
+                gsize len;
+                g_autofree char *sha = NULL;
+                JsonObject *params = json_object_get_object_member(root, "policy_params");
+                JsonObject *over = json_object_get_object_member(root, "overrides");
+
                 /* The name of the policy, not its counters. */
                 ck_assert_str_eq(json_object_get_string_member(root, "policy"), "booster");
                 ck_assert(JSON_NODE_HOLDS_OBJECT(json_object_get_member(root, "policy_stats")));
+                /* How it was made: binary, scenario text, overrides, every parameter in effect. */
+                ck_assert_str_eq(json_object_get_string_member(root, "rcuboost_version"), RCUBOOST_VERSION);
+                g_autofree char *scn_path = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "scenarios", "quiet.scn", NULL);
+
+                ck_assert(g_file_get_contents(scn_path, &scn, &len, NULL));
+                sha = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)scn, len);
+                ck_assert_str_eq(json_object_get_string_member(root, "scenario_sha256"), sha);
+                ck_assert_str_eq(json_object_get_string_member(json_object_get_object_member(over, "scenario"),
+                                                               "duration"), "300ms");
+                ck_assert_str_eq(json_object_get_string_member(params, "booster_prio"), "rr:49");
+                ck_assert_str_eq(json_object_get_string_member(params, "booster_period"), "10ms");
+                ck_assert_str_eq(json_object_get_string_member(params, "adjust_pi"), "false");
         }
         g_object_unref(parse_json_file(trace));
 

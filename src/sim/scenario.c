@@ -678,6 +678,8 @@ void scenario_free(struct scenario *sc)
                 return;
         g_free(sc->path);
         g_free(sc->name);
+        g_free(sc->sha256);
+        g_strfreev(sc->overrides);
         g_free(sc->description);
         g_free(sc->policy);
         g_ptr_array_unref(sc->tasks);
@@ -795,6 +797,8 @@ struct scenario *scenario_load_data(const char *data, const char *path,
         }
         if (!index_lines(sc->lines, data, path, error))
                 return NULL;
+        sc->sha256 = g_compute_checksum_for_string(G_CHECKSUM_SHA256, data, -1);
+        sc->overrides = g_strdupv((char **)(overrides ? overrides : (const char *const[]){ NULL }));
         g_autofree char *trimmed = g_strstrip(g_strdup(data));
 
         if (!*trimmed && !overrides) {

@@ -59,6 +59,8 @@ struct timed_event_spec {
 struct scenario {
         char *path;                     /* as given; "<built-in>" for embedded text */
         char *name;                     /* file name without directory and .scn */
+        char *sha256;                   /* of the file's text, as read */
+        GStrv overrides;                /* the --set strings applied, in order (never NULL) */
         char *description;
         int ncpus;
         int tick_hz;

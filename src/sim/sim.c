@@ -471,6 +471,23 @@ struct report *sim_build_report(struct sim *sim)
         report_string(r, "scenario_path", sim->sc->path);
         report_string(r, "policy", sim->policy->name);
         report_int(r, "seed", (int64_t)sim->seed);
+        /* How it was made: enough to make it again. */
+        report_string(r, "rcuboost_version", RCUBOOST_VERSION);
+        report_string(r, "scenario_sha256", sim->sc->sha256);
+        for (char **o = sim->sc->overrides; *o; o++) {
+                size_t n = strcspn(*o, "=");
+
+                g_snprintf(key, sizeof(key), "overrides.%.*s", (int)n, *o);
+                report_string(r, key, *o + n + 1);
+        }
+        for (const struct policy_key *pk = sim->policy->keys; pk && pk->name; pk++) {
+                struct policy_params params = { .sc = sim->sc, .ops = sim->policy };
+                g_autofree char *where = NULL;
+                g_autofree char *v = policy_param_raw(&params, pk->name, &where);
+
+                g_snprintf(key, sizeof(key), "policy_params.%s", pk->name);
+                report_string(r, key, v);
+        }
         report_bool(r, "complete", sim_complete(sim));
         report_string(r, "end_reason", sim->end_reason);
         if (sim->run_error)
