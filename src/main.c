@@ -1,7 +1,6 @@
 /* main.c - the rcuboost command line: parse options, call the engine, print.
  *
- * Exit status: 0 success; 1 the run failed (deadlock, I/O error); 2 bad
- * input or usage; 3 the safety oracle saw a violation.
+ * Exit status: see cli.h (CLI_EXIT_HELP).
  */
 #include <glib.h>
 #include <locale.h>
@@ -96,7 +95,7 @@ static int cmd_run(int argc, char **argv)
                 "  rcuboost run scenarios/quiet.scn --seed 7 --set scenario.duration=2s --out /tmp/q\n"
                 "  rcuboost run scenarios/oom.scn --policy booster --trace oom.json   # open in ui.perfetto.dev\n"
                 "  rcuboost run scenarios/oom.scn --policy booster --trace oom.txt    # ftrace text, ditto\n\n"
-                "Exit status: 0 ok, 1 run failed, 2 bad input, 3 safety violation.");
+                CLI_EXIT_HELP);
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
         if (argc != 2)
@@ -137,8 +136,9 @@ static int cmd_run(int argc, char **argv)
 
         if (!sim) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
+                status = cli_error_status(e);   /* 1 if an output cannot be opened */
                 g_error_free(e);
-                return EXIT_USAGE;
+                return status;
         }
         gint64 t0 = g_get_monotonic_time();
 
@@ -157,7 +157,7 @@ static int cmd_run(int argc, char **argv)
 
         if (!sim_finish(sim, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
-                status = e->domain == SCENARIO_ERROR ? EXIT_USAGE : EXIT_FAILED;
+                status = cli_error_status(e);
                 g_error_free(e);
         }
         if (!quiet && sim_report(sim)) {
@@ -238,7 +238,8 @@ static int cmd_validate(int argc, char **argv)
         g_option_context_set_description(ctx,
                 "Loads each file, checks every section, key, value and program, and builds the\n"
                 "simulation under every policy (--policies: only those); prints one line per file.\n\n"
-                "Example:\n  rcuboost validate scenarios/*.scn");
+                "Example:\n  rcuboost validate scenarios/*.scn\n\n"
+                "Exit status: 0 every file is valid; 2 one is not (each error on stderr).");
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
         if (keys) {

@@ -316,6 +316,76 @@ START_TEST(text_outputs_are_ascii)
 }
 END_TEST
 
+/* ---- exit statuses: as documented ---- */
+
+static char *end_reason_of(const char *dir)
+{
+        g_autofree char *path = g_build_filename(dir, "summary.json", NULL);
+        g_autoptr(JsonParser) p = parse_json_file(path);
+
+        return g_strdup(json_object_get_string_member(json_root(p), "end_reason"));
+}
+
+START_TEST(exit_statuses_and_end_reasons_are_as_documented)
+{
+        static const struct {
+                const char *scenario;   /* text, or NULL: a shipped one with @set */
+                const char *set;
+                int status;
+                const char *end_reason; /* NULL: no outputs */
+        } cases[] = {
+                { NULL, "scenario.duration=200ms", 0, "duration" },
+                { NULL, "rcu.stop_on_oom=true", 0, "oom" },
+                { NULL, "output.max_events=5000", 1, "event-budget" },
+                { NULL, "output.max_memory=1KiB", 1, "memory-budget" },
+                { NULL, "scenario.bogus=1", 2, NULL },
+                { DEADLOCK_SCN, "scenario.duration=1s", 2, "error" },
+                { NULL, "debug.break_grace_periods=true", 3, "duration" },
+        };
+        g_autofree char *doc = NULL;
+        g_autofree char *docpath = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "docs", "outputs.md", NULL);
+        g_autofree char *dir = temp_dir();
+        g_autofree char *file = write_temp_scenario(dir, "plain-file", "x");
+        g_autofree char *under = g_build_filename(file, "out", NULL);
+        g_autofree char *deadlock = write_temp_scenario(dir, "deadlock.scn", DEADLOCK_SCN);
+        struct result r;
+
+        ck_assert(g_file_get_contents(docpath, &doc, NULL, NULL));
+        for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+                g_autofree char *out = temp_dir();
+                const char *scn = cases[i].scenario ? deadlock : "scenarios/oom.scn";
+                g_autofree char *row = g_strdup_printf("| %d |", cases[i].status);
+
+                r = run_cli("run", scn, "--set", cases[i].set, "--out", out, "-q", NULL);
+                ck_assert_msg(r.status == cases[i].status, "%s: exit %d, not %d: %s", cases[i].set, r.status,
+                              cases[i].status, r.err);
+                ck_assert_msg(strstr(doc, row) != NULL, "docs/outputs.md has no row for status %d", r.status);
+                if (cases[i].end_reason) {
+                        g_autofree char *reason = end_reason_of(out);
+                        g_autofree char *quoted = g_strdup_printf("`%s`", reason);
+
+                        ck_assert_str_eq(reason, cases[i].end_reason);
+                        ck_assert_msg(strstr(doc, quoted) != NULL, "docs/outputs.md does not list end_reason %s",
+                                      reason);
+                }
+                result_clear(&r);
+        }
+        /* an output that cannot be written is 1, not 2: the input was fine */
+        r = run_cli("run", "scenarios/quiet.scn", "--out", under, "-q", NULL);
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_ptr_nonnull(strstr(r.err, "cannot create output directory"));
+        result_clear(&r);
+        r = run_cli("compare", deadlock, "--policies", "none", "--out", dir, "-q", NULL);
+        ck_assert_int_eq(r.status, 2);
+        result_clear(&r);
+        for (const char *const *cmd = (const char *const[]){ "run", "compare", "sweep", "bench", NULL }; *cmd; cmd++) {
+                r = run_cli(*cmd, "--help", NULL);
+                ck_assert_msg(strstr(r.out, "Exit status: 0 ok; 1 a run did not finish") != NULL, "%s --help", *cmd);
+                result_clear(&r);
+        }
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -326,6 +396,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, compare_marks_a_failed_run_as_failed);
         tcase_add_test(json, absent_distributions_are_null_and_dash);
         tcase_add_test(json, text_outputs_are_ascii);
+        tcase_add_test(json, exit_statuses_and_end_reasons_are_as_documented);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);

@@ -272,7 +272,7 @@ int cli_bench(int argc, char **argv)
                 "Runs each case in a fresh process --repeat times and reports medians: events per\n"
                 "second, simulated seconds per wall-clock second and peak RSS.  Writes\n"
                 "DIR/bench.json and DIR/scaling.png.  See docs/performance.md.\n\n"
-                "Example:\n  rcuboost bench --repeat 5\n");
+                "Example:\n  rcuboost bench --repeat 5\n\n" CLI_EXIT_HELP);
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
         if (one)

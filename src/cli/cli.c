@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "policies/policy.h"
+#include "sim/scenario.h"
 #include "sim/units.h"
 
 static volatile int interrupted;        /* the signal number, once one came */
@@ -32,6 +33,12 @@ const volatile int *cli_interrupt_flag(void)
 int cli_interrupt_status(void)
 {
         return interrupted ? 128 + interrupted : 0;
+}
+
+int cli_error_status(const GError *e)
+{
+        return e->domain == SCENARIO_ERROR || e->domain == UNITS_ERROR || e->domain == G_OPTION_ERROR
+               ? EXIT_USAGE : EXIT_FAILED;
 }
 
 int cli_usage_error(GOptionContext *ctx, const char *fmt, ...)

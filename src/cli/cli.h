@@ -1,7 +1,10 @@
 /* cli.h - what the subcommands share: exit codes, option parsing, messages.
  *
- * Exit status: 0 success; 1 the run failed (or an assertion of `check`
- * failed); 2 bad input or usage; 3 the safety oracle saw a violation.
+ * Exit status (docs/outputs.md has the table): 0 success; 1 a run did not
+ * finish (a budget stopped it, an output or plot could not be written; or an
+ * assertion of `check` failed); 2 bad input or usage, or the scenario is
+ * wrong at run time (deadlock, a loop without time); 3 the safety oracle saw
+ * a violation; 128 + signal when interrupted.
  */
 #ifndef RCUBOOST_CLI_H
 #define RCUBOOST_CLI_H
@@ -16,6 +19,16 @@ enum exit_code {
         EXIT_USAGE = 2,
         EXIT_UNSAFE = 3,
 };
+
+/* For every command's --help. */
+#define CLI_EXIT_HELP \
+        "Exit status: 0 ok; 1 a run did not finish (a budget stopped it, an output could not be\n" \
+        "written); 2 bad input, or the scenario deadlocked or looped without time; 3 a safety\n" \
+        "violation; 130/143 interrupted (docs/outputs.md)."
+
+/* The exit status for an error: 2 when the scenario or the command line is
+ * at fault (SCENARIO_ERROR, UNITS_ERROR, G_OPTION_ERROR), else 1. */
+int cli_error_status(const GError *e);
 
 /* Print "rcuboost: MESSAGE" (and a hint to --help when @ctx); returns EXIT_USAGE. */
 int cli_usage_error(GOptionContext *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 3);

@@ -403,6 +403,7 @@ struct compare_job {
         char *rundir;
         char *tracefile;
         char *error;            /* the run failed */
+        int error_status;       /* and the exit status that calls for */
         bool unsafe;            /* the oracle saw a violation */
 };
 
@@ -417,6 +418,7 @@ static void compare_job_run(gpointer data, gpointer user)
         sim_run(job->sim);
         if (!sim_finish(job->sim, &e)) {
                 job->error = g_strdup(e->message);
+                job->error_status = cli_error_status(e);
                 g_error_free(e);
         }
         r = sim_report(job->sim);
@@ -506,7 +508,8 @@ int cli_compare(int argc, char **argv)
                 "RT wake-up latency CDFs, boost delay and time boosted, and a timeline per policy.\n"
                 "Without SCENARIO it runs the built-in default (scenarios/oom.scn).\n\n"
                 "Examples:\n  rcuboost compare\n"
-                "  rcuboost compare scenarios/many-readers.scn --policies booster,pi-lock --format svg\n");
+                "  rcuboost compare scenarios/many-readers.scn --policies booster,pi-lock --format svg\n\n"
+                CLI_EXIT_HELP);
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
         if (argc > 2)
@@ -546,6 +549,14 @@ int cli_compare(int argc, char **argv)
         if (!out)
                 out = g_build_filename("out", sc->name, NULL);
 
+        /* Every policy must be able to run it before any output is made. */
+        for (guint p = 0; p < names->len; p++) {
+                if (!sim_check(sc, names->pdata[p], &e)) {
+                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_error_free(e);
+                        return EXIT_USAGE;
+                }
+        }
         res = g_new0(struct result, names->len);
         jobs = g_new0(struct compare_job, names->len);
         for (guint p = 0; p < names->len; p++) {
@@ -562,10 +573,11 @@ int cli_compare(int argc, char **argv)
                 job->sim = sim_new(sc, &opts, &e);
                 if (!job->sim) {
                         fprintf(stderr, "rcuboost: %s\n", e->message);
+                        status = cli_error_status(e);
                         g_error_free(e);
                         compare_jobs_free(jobs, names->len);
                         results_free(res, names->len);
-                        return EXIT_USAGE;
+                        return status;
                 }
         }
         if (!quiet) {
@@ -585,7 +597,7 @@ int cli_compare(int argc, char **argv)
         for (guint p = 0; p < names->len; p++) {
                 if (jobs[p].error) {
                         fprintf(stderr, "rcuboost: %s: %s\n", jobs[p].res->policy, jobs[p].error);
-                        status = EXIT_FAILED;
+                        status = MAX(status, jobs[p].error_status);
                 }
                 if (jobs[p].unsafe && status == EXIT_OK)
                         status = EXIT_UNSAFE;

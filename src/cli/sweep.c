@@ -420,7 +420,7 @@ int cli_sweep(int argc, char **argv)
                 "(parallel --sshloginfile HOSTS < FILE) or a Slurm array (see docs/performance.md), then\n"
                 "rcuboost sweep SCENARIO <same options> --merge builds the same sweep.csv.\n\n"
                 "Example:\n  rcuboost sweep scenarios/oom.scn --vary policy.booster_period=5ms,10ms,20ms,40ms \\\n"
-                "      --policies booster,booster-8state --seeds 5 -j 2\n");
+                "      --policies booster,booster-8state --seeds 5 -j 2\n\n" CLI_EXIT_HELP);
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
         if (argc != 2)
