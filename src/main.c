@@ -155,9 +155,13 @@ static int cmd_run(int argc, char **argv)
 
         gint64 wall_us = MAX(1, g_get_monotonic_time() - t0);
 
+        gboolean written = TRUE;
+
         if (!sim_finish(sim, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 status = cli_error_status(e);
+                /* A run error (deadlock) still writes its outputs; an I/O error leaves none. */
+                written = e->domain != G_FILE_ERROR;
                 g_error_free(e);
         }
         if (!quiet && sim_report(sim)) {
@@ -165,9 +169,13 @@ static int cmd_run(int argc, char **argv)
 
                 sim_print_summary(sim, stdout);
                 report_lookup(sim_report(sim), "events", &events);
-                printf("  outputs in %s/ (%.2f s wall, %.2f M events/s)\n", out, wall_us / 1e6,
-                       events / (double)wall_us);
-                if (verbose) {
+                if (written)
+                        printf("  outputs in %s/ (%.2f s wall, %.2f M events/s)\n", out, wall_us / 1e6,
+                               events / (double)wall_us);
+                else
+                        printf("  no outputs written (%.2f s wall, %.2f M events/s)\n", wall_us / 1e6,
+                               events / (double)wall_us);
+                if (verbose && written) {
                         static const char *const files[] = { "summary.json", "memory.csv", "gp.csv", "boost.csv",
                                                              "latency.csv", "distributions.csv", "timeline.csv" };
 

@@ -37,6 +37,21 @@ static inline struct result run_cli(const char *first, ...)
         return r;
 }
 
+/* @script run by /bin/sh in the source directory. */
+static inline struct result run_cli_sh(const char *script)
+{
+        char *argv[] = { "/bin/sh", "-c", (char *)script, NULL };
+        struct result r = { 0 };
+        GError *e = NULL;
+        int wait_status;
+
+        ck_assert_msg(g_spawn_sync(g_getenv("RCUBOOST_SRCDIR"), argv, cli_env, 0, NULL, NULL, &r.out, &r.err,
+                                   &wait_status, &e), "%s", e ? e->message : "");
+        ck_assert(WIFEXITED(wait_status));
+        r.status = WEXITSTATUS(wait_status);
+        return r;
+}
+
 static inline void result_clear(struct result *r)
 {
         g_free(r->out);

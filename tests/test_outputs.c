@@ -386,6 +386,95 @@ START_TEST(exit_statuses_and_end_reasons_are_as_documented)
 }
 END_TEST
 
+/* ---- an output directory never mixes two runs ---- */
+
+static void touch(const char *dir, const char *name)
+{
+        g_autofree char *path = g_build_filename(dir, name, NULL);
+
+        ck_assert(g_file_set_contents(path, "old\n", -1, NULL));
+}
+
+START_TEST(an_output_directory_holds_one_run)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *foreign = temp_dir();
+        g_autofree char *cmp = temp_dir();
+        g_autofree char *cmp_booster = g_build_filename(cmp, "booster", NULL);
+        struct result r;
+
+        r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=200ms", "--out", dir, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        /* what a SIGKILLed run leaves, an output this run does not write, the user's own file */
+        touch(dir, ".gp.csv.tmp-Ab12Cd");
+        touch(dir, "trace.json");
+        touch(dir, "notes.txt");
+        r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=200ms", "--out", dir, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        ck_assert(!exists(dir, ".gp.csv.tmp-Ab12Cd"));
+        ck_assert(!exists(dir, "trace.json"));
+        ck_assert(exists(dir, "notes.txt") && exists(dir, "summary.json"));
+
+        /* a directory that is somebody else's is left alone */
+        touch(foreign, "thesis.tex");
+        r = run_cli("run", "scenarios/quiet.scn", "--out", foreign, "-q", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "is not empty and holds no rcuboost outputs (it has 'thesis.tex')") != NULL,
+                      "%s", r.err);
+        ck_assert(!exists(foreign, "summary.json"));
+        result_clear(&r);
+
+        /* compare: the runs and plots of policies no longer compared go */
+        r = run_cli("compare", "scenarios/quiet.scn", "--policies", "none,booster", "--set", "scenario.duration=200ms",
+                    "--out", cmp, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        ck_assert(exists(cmp, "timeline-booster.png") && g_file_test(cmp_booster, G_FILE_TEST_IS_DIR));
+        r = run_cli("compare", "scenarios/quiet.scn", "--policies", "none", "--set", "scenario.duration=200ms",
+                    "--out", cmp, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        ck_assert(!exists(cmp, "timeline-booster.png"));
+        ck_assert(!g_file_test(cmp_booster, G_FILE_TEST_EXISTS));
+        ck_assert(exists(cmp, "timeline-none.png"));
+}
+END_TEST
+
+START_TEST(a_full_disk_leaves_nothing_and_says_so)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *mount = g_strdup_printf("mount -t tmpfs -o size=64k tmpfs '%s'", dir);
+        g_autofree char *umount = g_strdup_printf("umount '%s'", dir);
+        gint wait_status = -1;
+        struct result r;
+
+        /* A small tmpfs where we may mount one (root); else a file-size limit. */
+        g_spawn_command_line_sync(mount, NULL, NULL, &wait_status, NULL);
+        if (wait_status == 0) {
+                r = run_cli("run", "scenarios/oom.scn", "--out", out, NULL);
+                g_spawn_command_line_sync(umount, NULL, NULL, NULL, NULL);
+        } else {
+                g_autofree char *cmd = g_strdup_printf("trap '' XFSZ; ulimit -f 64; exec '%s' run scenarios/oom.scn "
+                                                       "--out '%s'", g_getenv("RCUBOOST_BIN"), out);
+
+                r = run_cli_sh(cmd);
+        }
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_msg(strstr(r.err, "cannot write") != NULL, "%s", r.err);
+        ck_assert_msg(strstr(r.out, "outputs in") == NULL, "claims outputs after a failed write: %s", r.out);
+        ck_assert_ptr_nonnull(strstr(r.out, "no outputs written"));
+        {
+                g_autoptr(GDir) d = g_dir_open(out, 0, NULL);
+
+                ck_assert_msg(!d || !g_dir_read_name(d), "files left in %s", out);
+        }
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -397,6 +486,8 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, absent_distributions_are_null_and_dash);
         tcase_add_test(json, text_outputs_are_ascii);
         tcase_add_test(json, exit_statuses_and_end_reasons_are_as_documented);
+        tcase_add_test(json, an_output_directory_holds_one_run);
+        tcase_add_test(json, a_full_disk_leaves_nothing_and_says_so);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);

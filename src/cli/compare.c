@@ -451,6 +451,34 @@ static void compare_jobs_free(struct compare_job *jobs, guint n)
         g_free(jobs);
 }
 
+/* DIR holds one compare's files and nothing of an earlier one: its own
+ * files are removed, and so are the runs of policies not compared now. */
+static gboolean prepare_out(const char *out, GPtrArray *names, GError **error)
+{
+        g_autoptr(GPtrArray) ours = g_ptr_array_new_with_free_func(g_free);
+        static const char *const files[] = { "comparison.tsv", "comparison.md", "oom-events.csv", "pending-gp.csv",
+                                             "*.png", "*.svg", "*.pdf", "plots/" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
+                g_ptr_array_add(ours, g_strdup(files[i]));
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
+                g_ptr_array_add(ours, g_strconcat((*p)->name, "/", NULL));
+        g_ptr_array_add(ours, NULL);
+        if (!output_dir_prepare(out, (const char *const *)ours->pdata, error))
+                return FALSE;
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
+                g_autofree char *dir = g_build_filename(out, (*p)->name, NULL);
+                gboolean compared = FALSE;
+
+                for (guint i = 0; i < names->len; i++)
+                        compared |= !strcmp(names->pdata[i], (*p)->name);
+                if (!compared && g_file_test(dir, G_FILE_TEST_IS_DIR) &&
+                    output_dir_prepare(dir, sim_output_names, NULL))
+                        g_rmdir(dir);   /* stays if it holds anything else */
+        }
+        return TRUE;
+}
+
 static void results_free(struct result *res, guint n)
 {
         for (guint p = 0; p < n; p++)
@@ -556,6 +584,11 @@ int cli_compare(int argc, char **argv)
                         g_error_free(e);
                         return EXIT_USAGE;
                 }
+        }
+        if (!prepare_out(out, names, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                return EXIT_USAGE;
         }
         res = g_new0(struct result, names->len);
         jobs = g_new0(struct compare_job, names->len);

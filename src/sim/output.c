@@ -81,6 +81,63 @@ gboolean outfile_commit(struct outfile *o, GError **error)
         return ok;
 }
 
+static gboolean is_ours(const char *name, gboolean is_dir, const char *const *ours)
+{
+        for (const char *const *p = ours; *p; p++) {
+                size_t n = strlen(*p);
+                gboolean dir_pattern = n && (*p)[n - 1] == '/';
+                g_autofree char *pat = g_strndup(*p, dir_pattern ? n - 1 : n);
+
+                if (dir_pattern == is_dir && g_pattern_match_simple(pat, name))
+                        return TRUE;
+        }
+        return FALSE;
+}
+
+/* ".summary.json.tmp-Ab12Cd" -> "summary.json", or NULL. */
+static char *temporary_of(const char *name)
+{
+        const char *tmp = g_strrstr(name, ".tmp");
+
+        if (name[0] != '.' || !tmp || tmp == name + 1)
+                return NULL;
+        return g_strndup(name + 1, (gsize)(tmp - name - 1));
+}
+
+gboolean output_dir_prepare(const char *dir, const char *const *ours, GError **error)
+{
+        g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+        g_autoptr(GPtrArray) doomed = g_ptr_array_new_with_free_func(g_free);
+        g_autofree char *foreign = NULL;
+        gboolean any_ours = FALSE;
+        const char *name;
+
+        if (!d)
+                return TRUE;    /* missing (or unreadable: outfile_open() will say) */
+        while ((name = g_dir_read_name(d))) {
+                g_autofree char *path = g_build_filename(dir, name, NULL);
+                g_autofree char *of = temporary_of(name);
+                gboolean is_dir = g_file_test(path, G_FILE_TEST_IS_DIR);
+
+                if (is_ours(name, is_dir, ours) || (of && !is_dir && is_ours(of, FALSE, ours))) {
+                        any_ours = TRUE;
+                        if (!is_dir)
+                                g_ptr_array_add(doomed, g_steal_pointer(&path));
+                } else if (!foreign) {
+                        foreign = g_strdup(name);
+                }
+        }
+        if (foreign && !any_ours) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                            "%s is not empty and holds no rcuboost outputs (it has '%s'): give another "
+                            "--out, or empty it", dir, foreign);
+                return FALSE;
+        }
+        for (guint i = 0; i < doomed->len; i++)
+                g_unlink(doomed->pdata[i]);
+        return TRUE;
+}
+
 void outfile_abort(struct outfile *o)
 {
         if (!o)

@@ -20,4 +20,13 @@ gboolean outfile_commit(struct outfile *o, GError **error);
 /* Remove the temporary file; frees @o.  Accepts NULL. */
 void outfile_abort(struct outfile *o);
 
+/* Make @dir ready for a new set of outputs, so that it never mixes two
+ * runs.  @ours lists what a run writes there (glob patterns; a trailing
+ * '/' names a directory).  A missing @dir is fine (outfile_open() makes
+ * it).  If @dir holds any of @ours, or hidden temporaries of them (".NAME.tmp-XXXXXX",
+ * left by a killed run), it is an earlier output: those files are removed
+ * (directories are kept).  If it holds other things and none of @ours, it is
+ * somebody else's: FALSE with @error (G_OPTION_ERROR), nothing touched. */
+gboolean output_dir_prepare(const char *dir, const char *const *ours, GError **error);
+
 #endif

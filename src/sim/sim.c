@@ -105,6 +105,11 @@ static void create_tasks(struct sim *sim)
 
 /* ---- building ---- */
 
+const char *const sim_output_names[] = {
+        "summary.json", "memory.csv", "gp.csv", "boost.csv", "latency.csv", "distributions.csv",
+        "timeline.csv", "timeline-plot.dat", "trace.json", "trace.txt", "row.csv", NULL,
+};
+
 static gboolean open_outputs(struct sim *sim, GError **error)
 {
         sim->memory_out = outfile_open(sim->out_dir, "memory.csv", error);
@@ -236,6 +241,8 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         if (!check_events(sim, error) || !check_expectations(sim, error))
                 goto fail;
         if (opts && opts->out_dir) {
+                if (!output_dir_prepare(opts->out_dir, sim_output_names, error))
+                        goto fail;
                 sim->out_dir = g_strdup(opts->out_dir);
                 sim->summary_only = opts->summary_only;
                 if (!sim->summary_only && !open_outputs(sim, error))
@@ -600,6 +607,8 @@ gboolean sim_finish(struct sim *sim, GError **error)
                      outfile_commit(g_steal_pointer(&sim->timeline_out), &e) &&
                      write_latency(sim, &e) && write_distributions(sim, &e) && write_summary(sim, &e);
                 if (!ok) {
+                        /* No partial set either: what was renamed into place goes too. */
+                        output_dir_prepare(sim->out_dir, sim_output_names, NULL);
                         g_propagate_error(error, e);
                         return FALSE;
                 }

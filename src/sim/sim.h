@@ -46,6 +46,10 @@ void sim_run(struct sim *sim);
  * failed (deadlock, runaway loop) or an output could not be written. */
 gboolean sim_finish(struct sim *sim, GError **error);
 void sim_free(struct sim *sim);
+/* Every file a run may write into its output directory (patterns for
+ * output_dir_prepare(); sweep's row.csv and compare's files included). */
+extern const char *const sim_output_names[];
+
 /* Would sim_new(@sc, @policy) succeed?  Builds the simulation without
  * outputs and frees it: commands that run several policies check them all
  * before running any. */
