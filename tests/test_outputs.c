@@ -475,6 +475,99 @@ START_TEST(a_full_disk_leaves_nothing_and_says_so)
 }
 END_TEST
 
+/* ---- the figures an RT engineer expects ---- */
+
+#define TWO_RT_SCN "[scenario]\ncpus=1\nduration=2s\n[rcu]\nmemory_limit=off\n" \
+        "[task:hi]\nsched=fifo:90\nperiod=1ms\nprogram=compute 10us\n" \
+        "[task:lo]\nsched=fifo:45\nperiod=1ms\nprogram=compute 20us\n" \
+        "[task:reader]\nsched=normal:0\nprogram=loop { rcu_read_lock; compute exp(1ms); rcu_read_unlock; " \
+        "call_rcu 1KiB; sleep exp(1ms) }\n"
+
+START_TEST(per_task_rt_figures_as_cyclictest)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = write_temp_scenario(dir, "tworl.scn", TWO_RT_SCN);
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *summary = g_build_filename(out, "summary.json", NULL);
+        g_autofree char *csv = NULL;
+        struct result r = run_cli("run", path, "--policy", "none", "--out", out, NULL);
+        g_autoptr(GRegex) line = g_regex_new("T: ?0 \\( *\\d+\\) P:90 I:1000 C: +2000 Min: +\\d+ Act: +\\d+ "
+                                             "Avg: +\\d+ Max: +\\d+  hi\\n", 0, 0, NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(g_regex_match(line, r.out, 0, NULL), "%s", r.out);
+        ck_assert_msg(strstr(r.out, "P:45 I:1000 C:   2000") != NULL, "%s", r.out);
+        {
+                g_autoptr(JsonParser) p = parse_json_file(summary);
+                JsonObject *root = json_root(p);
+                JsonObject *top = json_object_get_object_member(root, "rt_wakeup_top");
+                JsonObject *tasks = json_object_get_object_member(root, "rt_tasks");
+                JsonObject *hi = json_object_get_object_member(tasks, "0");
+                JsonObject *lo = json_object_get_object_member(tasks, "1");
+                gint64 hi_max = json_object_get_int_member(json_object_get_object_member(hi, "latency"), "max_ns");
+                gint64 lo_max = json_object_get_int_member(json_object_get_object_member(lo, "latency"), "max_ns");
+
+                /* the headline RT figure is the FIFO 90 class's, and says so; FIFO 45 waits behind it */
+                ck_assert_str_eq(json_object_get_string_member(top, "class"), "rt:90");
+                ck_assert_int_eq(json_object_get_int_member(top, "count"), 2000);
+                ck_assert_int_eq(json_object_get_int_member(top, "max_ns"), hi_max);
+                ck_assert_str_eq(json_object_get_string_member(lo, "name"), "lo");
+                ck_assert_int_gt(lo_max, hi_max);
+        }
+        /* cyclictest -h: 1 us buckets per task, counts adding up */
+        csv = file_contents(out, "latency.csv");
+        {
+                g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);
+                gint64 sum[2] = { 0 };
+
+                ck_assert_str_eq(rows[0], "task,latency_us,count");
+                for (int i = 1; rows[i] && rows[i][0]; i++) {
+                        g_auto(GStrv) f = g_strsplit(rows[i], ",", 3);
+
+                        sum[strcmp(f[0], "hi") != 0] += g_ascii_strtoll(f[2], NULL, 10);
+                }
+                ck_assert_int_eq(sum[0], 2000);
+                ck_assert_int_eq(sum[1], 2000);
+        }
+        result_clear(&r);
+}
+END_TEST
+
+START_TEST(stalls_are_counted_and_the_pending_gp_is_a_lower_bound)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *run = g_build_filename(dir, "run", NULL);
+        g_autofree char *summary = g_build_filename(run, "summary.json", NULL);
+        struct result r = run_cli("compare", "scenarios/oom.scn", "--policies", "none,booster", "--set",
+                                  "rcu.stall_threshold=1s", "--out", out, NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        /* none: the reader stalls the grace period from 1 s to the OOM at 3.67 s */
+        ck_assert_msg(g_regex_match_simple("\\nGP max +>= 2\\.67s +\\d", r.out, 0, 0), "%s", r.out);
+        ck_assert_msg(g_regex_match_simple("\\nGPs over threshold +1 +0\\n", r.out, 0, 0), "%s", r.out);
+        result_clear(&r);
+        r = run_cli("run", "scenarios/oom.scn", "--policy", "none", "--set", "rcu.stall_threshold=1s", "--out", run, NULL);
+        ck_assert_msg(strstr(r.out, "grace period max  >= 2.67s: one still pending") != NULL, "%s", r.out);
+        {
+                g_autoptr(JsonParser) p = parse_json_file(summary);
+                JsonObject *rcu = json_object_get_object_member(json_root(p), "rcu");
+
+                ck_assert_int_eq(json_object_get_int_member(rcu, "stall_threshold_ns"), 1000000000);
+                ck_assert_int_eq(json_object_get_int_member(rcu, "gp_over_threshold"), 1);
+                ck_assert_int_gt(json_object_get_int_member(rcu, "callbacks_over_threshold"), 1000);
+                ck_assert_int_eq(json_object_get_int_member(rcu, "gp_max_at_least_ns"),
+                                 json_object_get_int_member(rcu, "gp_in_progress_ns"));
+        }
+        ck_assert_msg(strstr(r.out, "boosting (none): 0 of 1 blocked readers boosted\n") != NULL, "%s", r.out);
+        result_clear(&r);
+        r = run_cli("run", "scenarios/oom.scn", "--policy", "booster", "--out", run, NULL);
+        ck_assert_msg(g_regex_match_simple("boosting \\(booster\\): 1 of \\d+ blocked readers boosted, boost delay "
+                                           "p50 \\S+ max \\S+, booster CPU \\S+", r.out, 0, 0), "%s", r.out);
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -488,6 +581,8 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, exit_statuses_and_end_reasons_are_as_documented);
         tcase_add_test(json, an_output_directory_holds_one_run);
         tcase_add_test(json, a_full_disk_leaves_nothing_and_says_so);
+        tcase_add_test(json, per_task_rt_figures_as_cyclictest);
+        tcase_add_test(json, stalls_are_counted_and_the_pending_gp_is_a_lower_bound);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);

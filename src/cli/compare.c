@@ -46,6 +46,8 @@ struct result {
         double oom_time_ns, oom_bytes;
         double pending_gp_ns;           /* grace period still pending at the end */
         double gp_max_ns;
+        gboolean gp_pending_is_max;     /* the GP max is the pending one: at least */
+        char *rt_class;                 /* the periodic class the RT rows summarise, or NULL */
         double counts[G_N_ELEMENTS(cdfs)];
 };
 
@@ -55,6 +57,14 @@ static double lookup(const struct report *r, const char *key)
         double v;
 
         return report_lookup(r, key, &v) ? v : NAN;
+}
+
+/* A row's header, naming the task class the RT rows summarise. */
+static char *row_header(const struct headline_metric *m, const struct result *res)
+{
+        if (g_str_has_prefix(m->key, "rt_wakeup_top.") && res->rt_class)
+                return g_strdup_printf("%s (%s)", m->header, res->rt_class);
+        return g_strdup(m->header);
 }
 
 /* "ok", or the status in capitals so that a failed run is not read as a result. */
@@ -96,8 +106,11 @@ static gboolean write_tables(const char *dir, struct result *res, int n, GError 
                 return FALSE;
         f = outfile_stream(md);
         fputs("| policy | run |", f);
-        for (size_t c = 0; c < HEADLINE_COUNT; c++)
-                fprintf(f, " %s |", headline[c].header);
+        for (size_t c = 0; c < HEADLINE_COUNT; c++) {
+                g_autofree char *h = row_header(&headline[c], &res[0]);
+
+                fprintf(f, " %s |", h);
+        }
         fputs("\n|---|---|", f);
         for (size_t c = 0; c < HEADLINE_COUNT; c++)
                 fputs("---|", f);
@@ -105,7 +118,7 @@ static gboolean write_tables(const char *dir, struct result *res, int n, GError 
         for (int p = 0; p < n; p++) {
                 fprintf(f, "| %s | %s |", res[p].policy, status_shown(&res[p]));
                 for (size_t c = 0; c < HEADLINE_COUNT; c++) {
-                        g_autofree char *s = headline_format(&headline[c], res[p].values[c], res[p].oom);
+                        g_autofree char *s = headline_format(&headline[c], res[p].values[c], res[p].oom, res[p].gp_pending_is_max);
 
                         fprintf(f, " %s |", s);
                 }
@@ -119,6 +132,12 @@ static void print_table(struct result *res, int n)
 {
         int w0 = 20, w = 16;
 
+        for (size_t c = 0; c < HEADLINE_COUNT; c++) {
+                g_autofree char *h = row_header(&headline[c], &res[0]);
+
+                w0 = MAX(w0, (int)strlen(h) + 2);
+        }
+
         printf("%-*s", w0, "");
         for (int p = 0; p < n; p++)
                 printf("%*s", w, res[p].policy);
@@ -128,9 +147,11 @@ static void print_table(struct result *res, int n)
                 printf("%*s", w, status_shown(&res[p]));
         putchar('\n');
         for (size_t c = 0; c < HEADLINE_COUNT; c++) {
-                printf("%-*s", w0, headline[c].header);
+                g_autofree char *h = row_header(&headline[c], &res[0]);
+
+                printf("%-*s", w0, h);
                 for (int p = 0; p < n; p++) {
-                        g_autofree char *s = headline_format(&headline[c], res[p].values[c], res[p].oom);
+                        g_autofree char *s = headline_format(&headline[c], res[p].values[c], res[p].oom, res[p].gp_pending_is_max);
 
                         printf("%*s", w, s);
                 }
@@ -429,6 +450,8 @@ static void compare_job_run(gpointer data, gpointer user)
         res->oom_bytes = lookup(r, "memory.oom_bytes");
         res->pending_gp_ns = lookup(r, "rcu.gp_in_progress_ns");
         res->gp_max_ns = isnan(lookup(r, "gp_latency.max_ns")) ? 0 : lookup(r, "gp_latency.max_ns");
+        res->gp_pending_is_max = lookup(r, "rcu.gp_max_is_pending") == 1;
+        res->rt_class = g_strdup(report_lookup_string(r, "rt_wakeup_top.class"));
         for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
                 g_autofree char *key = g_strconcat(cdfs[k].metric, ".count", NULL);
 
@@ -481,8 +504,10 @@ static gboolean prepare_out(const char *out, GPtrArray *names, GError **error)
 
 static void results_free(struct result *res, guint n)
 {
-        for (guint p = 0; p < n; p++)
+        for (guint p = 0; p < n; p++) {
                 g_free(res[p].title);
+                g_free(res[p].rt_class);
+        }
         g_free(res);
 }
 

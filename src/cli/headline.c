@@ -11,13 +11,15 @@ const struct headline_metric headline[HEADLINE_COUNT] = {
         { "grace periods", "rcu.grace_periods", HEADLINE_INT },
         { "GP p50", "gp_latency.p50_ns", HEADLINE_NS },
         { "GP p99", "gp_latency.p99_ns", HEADLINE_NS },
-        { "GP max", "gp_latency.max_ns", HEADLINE_NS },
+        { "GP max", "rcu.gp_max_at_least_ns", HEADLINE_NS_AT_LEAST },
         { "GP stalled at end", "rcu.gp_in_progress_ns", HEADLINE_NS },
+        { "GPs over threshold", "rcu.gp_over_threshold", HEADLINE_INT },
+        { "callbacks over thr.", "rcu.callbacks_over_threshold", HEADLINE_INT },
         { "flip max", "flip_latency.max_ns", HEADLINE_NS },
         { "callback p99", "callback_latency.p99_ns", HEADLINE_NS },
         { "sync p99", "sync_latency.p99_ns", HEADLINE_NS },
-        { "RT wake-up p99", "rt_wakeup_latency.p99_ns", HEADLINE_NS },
-        { "RT wake-up max", "rt_wakeup_latency.max_ns", HEADLINE_NS },
+        { "RT wake-up p99", "rt_wakeup_top.p99_ns", HEADLINE_NS },
+        { "RT wake-up max", "rt_wakeup_top.max_ns", HEADLINE_NS },
         { "boost delay p50", "policy_stats.boost_delay.p50_ns", HEADLINE_NS },
         { "boost delay max", "policy_stats.boost_delay.max_ns", HEADLINE_NS },
         { "boosted", "policy_stats.readers_boosted", HEADLINE_INT },
@@ -29,7 +31,7 @@ const struct headline_metric headline[HEADLINE_COUNT] = {
         { "safety violations", "safety_violations", HEADLINE_INT },
 };
 
-char *headline_format(const struct headline_metric *m, double v, gboolean oom)
+char *headline_format(const struct headline_metric *m, double v, gboolean oom, gboolean at_least)
 {
         if (isnan(v))
                 return g_strdup("-");   /* nothing measured */
@@ -38,6 +40,13 @@ char *headline_format(const struct headline_metric *m, double v, gboolean oom)
                 return oom ? g_strdup_printf("at %.3g s", v / 1e9) : g_strdup("no");
         case HEADLINE_BYTES:
                 return units_format_size((int64_t)v);
+        case HEADLINE_NS_AT_LEAST:
+                if (at_least) {
+                        g_autofree char *d = units_format_duration((int64_t)v);
+
+                        return g_strdup_printf(">= %s", d);
+                }
+                /* fall through */
         case HEADLINE_NS:
                 return v == 0 ? g_strdup("0") : units_format_duration((int64_t)v);
         case HEADLINE_INT:

@@ -4,7 +4,13 @@
 
 #include <glib.h>
 
-enum headline_kind { HEADLINE_OOM, HEADLINE_BYTES, HEADLINE_NS, HEADLINE_INT };
+enum headline_kind {
+        HEADLINE_OOM,
+        HEADLINE_BYTES,
+        HEADLINE_NS,
+        HEADLINE_NS_AT_LEAST,   /* ">= 2.67s" when the value is a lower bound */
+        HEADLINE_INT,
+};
 
 struct headline_metric {
         const char *header;     /* for people */
@@ -12,11 +18,11 @@ struct headline_metric {
         enum headline_kind kind;
 };
 
-#define HEADLINE_COUNT 21
+#define HEADLINE_COUNT 23
 extern const struct headline_metric headline[HEADLINE_COUNT];
 
 /* @v formatted for people ("at 3.67 s", "2.8 MiB", "23ms", "164"; "-" for
  * NAN: no value, e.g. the p99 of no samples). */
-char *headline_format(const struct headline_metric *m, double v, gboolean oom);
+char *headline_format(const struct headline_metric *m, double v, gboolean oom, gboolean at_least);
 
 #endif

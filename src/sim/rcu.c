@@ -211,6 +211,8 @@ static void invoke(struct sim *sim, struct rcu_callback *cb)
 
         oracle_check(&sim->oracle, sim, cb);
         rcu->outstanding--;
+        if (sim->now - cb->call_ns > sim->sc->stall_threshold_ns)
+                (*(cb->waiter ? &rcu->sync_over_threshold : &rcu->cb_over_threshold))++;
         if (cb->waiter) {
                 latency_stat_add(&rcu->sync_latency, sim->now - cb->call_ns);
                 sched_wake(sim, cb->waiter);
@@ -316,6 +318,8 @@ static void flip_ended(struct sim *sim)
         if (gp_len >= 0) {
                 rcu->gp_completed++;
                 latency_stat_add(&rcu->gp_latency, gp_len);
+                if (gp_len > sim->sc->stall_threshold_ns)
+                        rcu->gp_over_threshold++;
         }
         if (rcu->gp_csv) {
                 fprintf(rcu->gp_csv, "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
@@ -437,9 +441,38 @@ void rcu_report(struct sim *sim, struct report *r)
         int64_t flip_age = rcu->state == RCU_FLIP_IDLE ? 0 : sim->now - rcu->gp_start_ns;
         sim_time_ns gp_start = gp_start_of(rcu, rcu->completed);
 
+        int64_t pending = rcu->state == RCU_FLIP_IDLE ? 0 : gp_start >= 0 ? sim->now - gp_start : flip_age;
+
         report_int(r, "rcu.flip_in_progress_ns", flip_age);
-        report_int(r, "rcu.gp_in_progress_ns",
-                   rcu->state == RCU_FLIP_IDLE ? 0 : gp_start >= 0 ? sim->now - gp_start : flip_age);
+        report_int(r, "rcu.gp_in_progress_ns", pending);
+        /* "GP max 3 ms" beside a 2.67 s stall misleads: the longest grace
+         * period, counting the pending one as at least its age so far. */
+        if (rcu->gp_latency.count || pending)
+                report_int(r, "rcu.gp_max_at_least_ns",
+                           MAX(pending, rcu->gp_latency.count ? rcu->gp_latency.max_ns : 0));
+        else
+                report_null(r, "rcu.gp_max_at_least_ns");
+        report_bool(r, "rcu.gp_max_is_pending", pending > (rcu->gp_latency.count ? rcu->gp_latency.max_ns : 0));
+        /* As rcutorture's boost test counts failures (rcu_torture_boost_failed():
+         * a grace period that took longer than the threshold); what is still
+         * waiting at the end and has waited that long counts too. */
+        int64_t thr = sim->sc->stall_threshold_ns, cbs = 0, syncs = 0;
+
+        for (int c = 0; c < sim->ncpus; c++) {
+                const struct rcu_cpu *rdp = &rcu->cpus[c];
+                const struct rcu_cblist *lists[] = { &rdp->next, &rdp->wait[0], &rdp->wait[1], &rdp->done };
+
+                for (size_t l = 0; l < G_N_ELEMENTS(lists); l++)
+                        for (const struct rcu_callback *cb = lists[l]->head; cb; cb = cb->next)
+                                if (sim->now - cb->call_ns > thr)
+                                        (*(cb->waiter ? &syncs : &cbs))++;
+                if (rdp->inflight && sim->now - rdp->inflight->call_ns > thr)
+                        (*(rdp->inflight->waiter ? &syncs : &cbs))++;
+        }
+        report_int(r, "rcu.stall_threshold_ns", thr);
+        report_int(r, "rcu.gp_over_threshold", rcu->gp_over_threshold + (pending > thr));
+        report_int(r, "rcu.callbacks_over_threshold", rcu->cb_over_threshold + cbs);
+        report_int(r, "rcu.sync_over_threshold", rcu->sync_over_threshold + syncs);
         report_latency(r, "gp_latency", &rcu->gp_latency);
         report_latency(r, "flip_latency", &rcu->flip_latency);
         report_latency(r, "callback_latency", &rcu->cb_latency);

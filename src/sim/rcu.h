@@ -93,6 +93,10 @@ struct rcu {
         int64_t memory_bytes;
         int64_t peak_memory_bytes;
         int64_t outstanding;            /* callbacks registered, not invoked */
+        /* rcutorture-style failures: waits longer than [rcu] stall_threshold. */
+        int64_t gp_over_threshold;
+        int64_t cb_over_threshold;
+        int64_t sync_over_threshold;
         bool oom;
         sim_time_ns oom_ns;
         int64_t oom_bytes;

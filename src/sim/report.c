@@ -141,6 +141,17 @@ void report_latency(struct report *r, const char *prefix, const struct latency_s
 #undef STAT
 }
 
+const char *report_lookup_string(const struct report *r, const char *key)
+{
+        gpointer pos = g_hash_table_lookup(r->index, key);
+        const struct entry *e;
+
+        if (!pos)
+                return NULL;
+        e = &g_array_index(r->entries, struct entry, GPOINTER_TO_UINT(pos) - 1);
+        return e->type == V_STRING ? e->s : NULL;
+}
+
 gboolean report_has(const struct report *r, const char *key)
 {
         return g_hash_table_contains(r->index, key);

@@ -35,6 +35,8 @@ void report_latency(struct report *r, const char *prefix, const struct latency_s
 /* Value of @key as a double (booleans are 0/1); FALSE when absent, null
  * or a string. */
 gboolean report_lookup(const struct report *r, const char *key, double *out);
+/* The string value of @key, or NULL (absent, null or not a string). */
+const char *report_lookup_string(const struct report *r, const char *key);
 /* Is @key there at all (null included)? */
 gboolean report_has(const struct report *r, const char *key);
 /* Every key, in order (the strings belong to @r). */

@@ -211,6 +211,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "sched", "wakeup_granularity", "1ms", "fair class: vruntime lead a waking task needs to preempt" },
         { "rcu", "memory_limit", "off", "memory waiting on RCU at which the machine is out of memory" },
         { "rcu", "stop_on_oom", "true", "stop the run at the first out-of-memory event" },
+        { "rcu", "stall_threshold", "3500ms", "waits longer than this count as failures (rcutorture's test_boost_duration 4 s - HZ/2)" },
         { "rcu", "callback_thread", "fifo:50", "scheduling of the per-CPU callback threads rcu_cb/N" },
         { "costs", "context_switch", "1us", "switching from one task to another" },
         { "costs", "lock", "60ns", "acquiring and releasing an uncontended spinlock" },
@@ -225,6 +226,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "output", "max_memory", "0", "host-memory budget: stop (incomplete) above this RSS; 0 = none" },
         { "output", "timeline_start", "0", "start of the timeline.csv window" },
         { "output", "timeline_length", "100ms", "length of the timeline.csv window" },
+        { "output", "rt_histogram", "10ms", "latency.csv: periodic tasks' wake-up latency in 1 us buckets up to this (cyclictest -h)" },
         { "debug", "break_grace_periods", "false", "TEST ONLY: grace periods stop waiting for readers" },
         { "policy / policy:NAME", "KEY", "", "policy parameters: see `rcuboost policies`" },
         { "mutex:NAME", "description", "", "declares a priority-inheriting mutex" },
@@ -249,9 +251,9 @@ static const char *const scenario_keys[] = { "description", "cpus", "tick_hz", "
                                              "policy", NULL };
 static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_period", "sched_latency",
                                           "min_granularity", "wakeup_granularity", NULL };
-static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", NULL };
+static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", "stall_threshold", NULL };
 static const char *const output_keys[] = { "memory_sample", "max_events", "max_memory", "timeline_start",
-                                           "timeline_length", NULL };
+                                           "timeline_length", "rt_histogram", NULL };
 static const char *const debug_keys[] = { "break_grace_periods", NULL };
 static const char *const mutex_keys[] = { "description", NULL };
 static const char *const task_keys[] = { "sched", "affinity", "count", "start", "stop", "period",
@@ -371,7 +373,8 @@ static gboolean load_rcu_section(struct scenario *sc, GError **error)
                         return invalid(sc, error, g, "memory_limit", "must be positive, or off");
         }
         return get_bool(sc, g, "stop_on_oom", &sc->stop_on_oom, error) &&
-               get_sched(sc, g, "callback_thread", &sc->callback_sched, error);
+               get_sched(sc, g, "callback_thread", &sc->callback_sched, error) &&
+               get_duration(sc, g, "stall_threshold", &sc->stall_threshold_ns, TRUE, error);
 }
 
 static gboolean load_costs_section(struct scenario *sc, GError **error)
@@ -404,8 +407,11 @@ static gboolean load_output_section(struct scenario *sc, GError **error)
             !get_int(sc, g, "max_events", 0, INT64_MAX, &sc->max_events, error) ||
             !get_size(sc, g, "max_memory", &sc->max_memory_bytes, error) ||
             !get_duration(sc, g, "timeline_start", &sc->timeline_start_ns, FALSE, error) ||
-            !get_duration(sc, g, "timeline_length", &sc->timeline_length_ns, TRUE, error))
+            !get_duration(sc, g, "timeline_length", &sc->timeline_length_ns, TRUE, error) ||
+            !get_duration(sc, g, "rt_histogram", &sc->rt_histogram_ns, TRUE, error))
                 return FALSE;
+        if (sc->rt_histogram_ns < NSEC_PER_USEC || sc->rt_histogram_ns > 100 * NSEC_PER_MSEC)
+                return invalid(sc, error, g, "rt_histogram", "expected 1us to 100ms (1 us buckets)");
         if (sc->duration_ns / sc->memory_sample_ns > 10000000)
                 return invalid(sc, error, g, "memory_sample",
                                "more than 10,000,000 samples in the run (expected a longer interval)");
@@ -663,6 +669,9 @@ static struct scenario *scenario_alloc(const char *path)
         sc->callback_sched = (struct sched_spec){ SCHED_POLICY_FIFO, 50 };
         sc->memory_sample_ns = NSEC_PER_MSEC;
         sc->timeline_length_ns = 100 * NSEC_PER_MSEC;
+        sc->rt_histogram_ns = 10 * NSEC_PER_MSEC;
+        /* rcu_torture_boost_failed(): test_boost_duration * HZ - HZ / 2, test_boost_duration = 4 s. */
+        sc->stall_threshold_ns = 3500 * NSEC_PER_MSEC;
         sc->tasks = g_ptr_array_new_with_free_func(task_spec_free);
         sc->mutexes = g_ptr_array_new_with_free_func(g_free);
         sc->events = g_ptr_array_new_with_free_func(event_spec_free);

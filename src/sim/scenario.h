@@ -89,6 +89,8 @@ struct scenario {
         int64_t max_memory_bytes;       /* host memory (RSS) budget, 0: none */
         sim_time_ns timeline_start_ns;  /* timeline.csv window */
         sim_time_ns timeline_length_ns;
+        sim_time_ns rt_histogram_ns;    /* latency.csv's range, 1 us buckets */
+        sim_time_ns stall_threshold_ns; /* [rcu]: longer waits count as failures */
 
         /* [debug] */
         gboolean break_grace_periods;   /* test-only: let waitzero skip the readers */

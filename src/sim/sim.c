@@ -101,6 +101,14 @@ static void create_tasks(struct sim *sim)
                         eventq_schedule(&sim->q, &t->timer_ev, t->start_ns);
                 }
         }
+        /* The headline RT figure is the most urgent periodic class's, named. */
+        sim->rt_top_prio = PRIO_NONE;
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                const struct task *t = sim_task(sim, (int)i);
+
+                if (t->period_ns)
+                        sim->rt_top_prio = MIN(sim->rt_top_prio, t->normal_prio);
+        }
 }
 
 /* ---- building ---- */
@@ -132,6 +140,15 @@ static gboolean open_outputs(struct sim *sim, GError **error)
         timeline_free(sim->timeline);
         sim->timeline = timeline_new(outfile_stream(sim->timeline_out), TIMELINE_CSV, sim->sc->timeline_start_ns,
                                      sim->sc->timeline_length_ns, sim->ncpus);
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                struct task *t = sim_task(sim, (int)i);
+                size_t buckets = (size_t)(sim->sc->rt_histogram_ns / NSEC_PER_USEC);
+
+                if (t->period_ns) {
+                        t->wakeup_hist = gsl_histogram_alloc(buckets);
+                        gsl_histogram_set_ranges_uniform(t->wakeup_hist, 0, (double)buckets);
+                }
+        }
         return TRUE;
 }
 
@@ -205,6 +222,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         sim->tasks = g_ptr_array_new_with_free_func((GDestroyNotify)task_free);
         oracle_init(&sim->oracle);
         latency_stat_init(&sim->rt_wakeup);
+        latency_stat_init(&sim->rt_top);
         sched_init(sim);
         rcu_init(sim);
         event_init(&sim->end_ev, end_event);
@@ -293,6 +311,7 @@ void sim_free(struct sim *sim)
         g_ptr_array_unref(sim->tasks);
         oracle_finish(&sim->oracle);
         latency_stat_finish(&sim->rt_wakeup);
+        latency_stat_finish(&sim->rt_top);
         eventq_finish(&sim->q);
         g_free(sim->timed);
         g_free(sim->out_dir);
@@ -513,6 +532,45 @@ struct report *sim_build_report(struct sim *sim)
                 overruns += (int64_t)t->overruns;
         }
         report_latency(r, "rt_wakeup_latency", &sim->rt_wakeup);
+        report_latency(r, "rt_wakeup_top", &sim->rt_top);
+        if (sim->rt_top_prio != PRIO_NONE) {
+                g_autofree char *cls = sched_describe_prio(sim->rt_top_prio);
+
+                report_string(r, "rt_wakeup_top.class", cls);
+        } else {
+                report_null(r, "rt_wakeup_top.class");
+        }
+        /* Per periodic task, numbered as cyclictest's T:N. */
+        for (guint i = 0, n = 0; i < sim->tasks->len; i++) {
+                const struct task *t = sim_task(sim, (int)i);
+                g_autofree char *cls = NULL;
+
+                if (!t->period_ns)
+                        continue;
+                cls = sched_describe_prio(t->normal_prio);
+                g_snprintf(key, sizeof(key), "rt_tasks.%u.name", n);
+                report_string(r, key, t->name);
+                g_snprintf(key, sizeof(key), "rt_tasks.%u.class", n);
+                report_string(r, key, cls);
+                g_snprintf(key, sizeof(key), "rt_tasks.%u.period_ns", n);
+                report_int(r, key, t->period_ns);
+                g_snprintf(key, sizeof(key), "rt_tasks.%u.activations", n);
+                report_int(r, key, (int64_t)t->activations);
+                g_snprintf(key, sizeof(key), "rt_tasks.%u.overruns", n);
+                report_int(r, key, (int64_t)t->overruns);
+                g_snprintf(key, sizeof(key), "rt_tasks.%u.last_ns", n);
+                if (t->activations)
+                        report_int(r, key, t->last_wakeup_ns);
+                else
+                        report_null(r, key);
+                g_snprintf(key, sizeof(key), "rt_tasks.%u.latency", n);
+                report_latency(r, key, t->wakeup);
+                if (t->wakeup_hist) {
+                        g_snprintf(key, sizeof(key), "rt_tasks.%u.histogram_overflows", n);
+                        report_int(r, key, (int64_t)t->wakeup_overflows);
+                }
+                n++;
+        }
         report_int(r, "rt.activations", activations);
         report_int(r, "rt.overruns", overruns);
         for (int c = 0; c < sim->ncpus; c++)
@@ -560,12 +618,14 @@ static gboolean write_latency(struct sim *sim, GError **error)
         if (!o)
                 return FALSE;
         f = outfile_stream(o);
-        fputs("task,lo_ns,hi_ns,count,cdf_lo,cdf\n", f);
+        /* cyclictest -h: per task, how many wake-ups took N us (N to N+1). */
+        fputs("task,latency_us,count\n", f);
         for (guint i = 0; i < sim->tasks->len; i++) {
                 const struct task *t = sim_task(sim, (int)i);
 
-                if (t->wakeup)
-                        latency_stat_write_bins(t->wakeup, f, t->name);
+                for (size_t b = 0; t->wakeup_hist && b < gsl_histogram_bins(t->wakeup_hist); b++)
+                        if (gsl_histogram_get(t->wakeup_hist, b) > 0)
+                                fprintf(f, "%s,%zu,%.0f\n", t->name, b, gsl_histogram_get(t->wakeup_hist, b));
         }
         return outfile_commit(o, error);
 }
@@ -670,8 +730,48 @@ static char *fmt_dur(const struct report *r, const char *key)
 {
         double v = 0;
 
-        report_lookup(r, key, &v);
+        if (!report_lookup(r, key, &v))
+                return g_strdup("-");
         return units_format_duration((int64_t)v);
+}
+
+static double value_of(const struct report *r, const char *key)
+{
+        double v = 0;
+
+        report_lookup(r, key, &v);
+        return v;
+}
+
+/* cyclictest's lines: T:N (pid) P:prio I:interval C:count Min Act Avg Max, in us. */
+static void print_rt_tasks(const struct sim *sim, FILE *f)
+{
+        guint n = 0;
+
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                const struct task *t = g_ptr_array_index(sim->tasks, i);
+
+                if (!t->period_ns)
+                        continue;
+                if (n == 0)
+                        fprintf(f, "  RT wake-up latency per periodic task (cyclictest, us):\n");
+                if (t->wakeup->count)
+                        fprintf(f, "  T:%2u (%5d) P:%2d I:%" G_GINT64_FORMAT " C:%7" G_GUINT64_FORMAT " Min:%7.0f Act:%7.0f "
+                                "Avg:%7.0f Max:%7.0f  %s\n", n, task_pid(t),
+                                t->normal_prio < PRIO_MAX_RT ? 99 - t->normal_prio : 0, t->period_ns / NSEC_PER_USEC,
+                                t->activations, t->wakeup->min_ns / 1e3, t->last_wakeup_ns / 1e3,
+                                latency_stat_mean(t->wakeup) / 1e3, t->wakeup->max_ns / 1e3, t->name);
+                else
+                        fprintf(f, "  T:%2u (%5d) P:%2d I:%" G_GINT64_FORMAT " C:%7d Min:      - Act:      - "
+                                "Avg:      - Max:      -  %s\n", n, task_pid(t),
+                                t->normal_prio < PRIO_MAX_RT ? 99 - t->normal_prio : 0, t->period_ns / NSEC_PER_USEC,
+                                0, t->name);
+                /* bench-large has 64: the first few say enough here, summary.json has all */
+                if (++n == 8) {
+                        fprintf(f, "  ... (all in summary.json rt_tasks, histograms in latency.csv)\n");
+                        break;
+                }
+        }
 }
 
 void sim_print_summary(const struct sim *sim, FILE *f)
@@ -695,7 +795,7 @@ void sim_print_summary(const struct sim *sim, FILE *f)
         static const struct { const char *label, *prefix; } lat[] = {
                 { "grace period", "gp_latency" }, { "flip cycle", "flip_latency" },
                 { "call_rcu->invoke", "callback_latency" },
-                { "synchronize_rcu", "sync_latency" }, { "RT wake-up", "rt_wakeup_latency" },
+                { "synchronize_rcu", "sync_latency" },
         };
         for (size_t i = 0; i < G_N_ELEMENTS(lat); i++) {
                 char k[96];
@@ -711,6 +811,25 @@ void sim_print_summary(const struct sim *sim, FILE *f)
                 g_autofree char *max = fmt_dur(r, k);
 
                 fprintf(f, "  %-17s p50 %-9s p99 %-9s max %s  (%.0f)\n", lat[i].label, p50, p99, max, v);
+        }
+        if (value_of(r, "rcu.gp_max_is_pending")) {
+                g_autofree char *pending = fmt_dur(r, "rcu.gp_in_progress_ns");
+
+                fprintf(f, "  grace period max  >= %s: one still pending at the end (rcu.gp_in_progress_ns)\n",
+                        pending);
+        }
+        print_rt_tasks(sim, f);
+        /* The policy's own headline: did it boost, how soon, at what cost. */
+        if (value_of(r, "policy_stats.readers_blocked") > 0 || strcmp(sim->policy->name, "none")) {
+                g_autofree char *d50 = fmt_dur(r, "policy_stats.boost_delay.p50_ns");
+                g_autofree char *dmax = fmt_dur(r, "policy_stats.boost_delay.max_ns");
+                g_autofree char *cpu = fmt_dur(r, "policy_stats.booster_cpu_ns");
+
+                fprintf(f, "  boosting (%s): %.0f of %.0f blocked readers boosted", sim->policy->name,
+                        value_of(r, "policy_stats.readers_boosted"), value_of(r, "policy_stats.readers_blocked"));
+                if (value_of(r, "policy_stats.readers_boosted") > 0 || value_of(r, "policy_stats.booster_cpu_ns") > 0)
+                        fprintf(f, ", boost delay p50 %s max %s, booster CPU %s", d50, dmax, cpu);
+                fputc('\n', f);
         }
         fprintf(f, "  safety violations: %" G_GINT64_FORMAT "\n", sim->oracle.violations);
 }

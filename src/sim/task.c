@@ -63,6 +63,8 @@ void task_free(struct task *t)
                 latency_stat_finish(t->wakeup);
                 g_free(t->wakeup);
         }
+        if (t->wakeup_hist)
+                gsl_histogram_free(t->wakeup_hist);
         g_free(t);
 }
 
@@ -82,6 +84,11 @@ static void record_release(struct sim *sim, struct task *t)
 
         latency_stat_add(t->wakeup, latency);
         latency_stat_add(&sim->rt_wakeup, latency);
+        if (t->normal_prio == sim->rt_top_prio)
+                latency_stat_add(&sim->rt_top, latency);
+        t->last_wakeup_ns = latency;
+        if (t->wakeup_hist && gsl_histogram_increment(t->wakeup_hist, latency / 1000.0) != GSL_SUCCESS)
+                t->wakeup_overflows++;
         t->activations++;
 }
 
