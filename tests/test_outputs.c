@@ -568,6 +568,37 @@ START_TEST(stalls_are_counted_and_the_pending_gp_is_a_lower_bound)
 }
 END_TEST
 
+/* ---- hostile strings stay data ---- */
+
+START_TEST(no_user_string_is_gnuplot_code)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *pwned = g_build_filename(dir, "PWNED", NULL);
+        g_autofree char *out = g_strdup_printf("%s/it's x\"; system \"touch %s\"; print \"x", dir, pwned);
+        g_autofree char *sweep = g_build_filename(dir, "sweep", NULL);
+        g_autofree char *vary = g_strdup_printf("scenario.description=a\"; system \"touch %s\"; print \"b,c", pwned);
+        g_autofree char *bench = g_strdup_printf("%s/b'\"; system \"touch %s\"; print \"", dir, pwned);
+        struct result r;
+
+        r = run_cli("compare", "scenarios/quiet.scn", "--policies", "none,booster", "--set", "scenario.duration=300ms",
+                    "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        /* and a ' in the path no longer breaks the plots */
+        ck_assert(exists(out, "memory.png") && exists(out, "gp-latency.png") && exists(out, "timeline-booster.png"));
+        result_clear(&r);
+        r = run_cli("sweep", "scenarios/quiet.scn", "--vary", vary, "--policies", "none", "--set",
+                    "scenario.duration=200ms", "--out", sweep, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert(exists(sweep, "sweep.png"));
+        result_clear(&r);
+        r = run_cli("bench", "--quick", "--repeat", "1", "--out", bench, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert(exists(bench, "scaling.png"));
+        result_clear(&r);
+        ck_assert_msg(!g_file_test(pwned, G_FILE_TEST_EXISTS), "a path or value ran as gnuplot code");
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -583,6 +614,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, a_full_disk_leaves_nothing_and_says_so);
         tcase_add_test(json, per_task_rt_figures_as_cyclictest);
         tcase_add_test(json, stalls_are_counted_and_the_pending_gp_is_a_lower_bound);
+        tcase_add_test(json, no_user_string_is_gnuplot_code);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);

@@ -222,7 +222,7 @@ static void plot_scaling(const char *dir, struct result *res, int n)
         g_autofree char *script = g_build_filename(dir, "scaling.gp", NULL);
         g_autofree char *png = g_build_filename(dir, "scaling.png", NULL);
         GString *s = g_string_new("# series size events_per_s ns_per_event rss_mib\n");
-        g_autofree char *vars = NULL;
+        g_autoptr(GString) vars = g_string_new(NULL);
 
         for (int i = 0; i < n; i++)
                 if (*res[i].series)
@@ -239,8 +239,9 @@ static void plot_scaling(const char *dir, struct result *res, int n)
                 fprintf(stderr, "rcuboost: gnuplot not found: no scaling plot (numbers in bench.json)\n");
                 return;
         }
-        vars = g_strdup_printf("datafile='%s'; outfile='%s'", data, png);
-        if (!cli_gnuplot("scaling.gp", script, vars, &e)) {
+        cli_gnuplot_var(vars, "datafile", data);
+        cli_gnuplot_var(vars, "outfile", png);
+        if (!cli_gnuplot("scaling.gp", script, vars->str, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
         }

@@ -135,6 +135,29 @@ GBytes *cli_plot_template(const char *name)
         return g_resources_lookup_data(path, 0, NULL);
 }
 
+char *cli_gnuplot_literal(const char *s)
+{
+        GString *out = g_string_new("\"");
+
+        for (const char *p = s; *p; p++) {
+                if (*p == '"' || *p == '\\')
+                        g_string_append_c(out, '\\');
+                if (*p == '\n')
+                        g_string_append(out, "\\n");
+                else
+                        g_string_append_c(out, *p);
+        }
+        g_string_append_c(out, '"');
+        return g_string_free(out, FALSE);
+}
+
+void cli_gnuplot_var(GString *vars, const char *name, const char *value)
+{
+        g_autofree char *lit = cli_gnuplot_literal(value);
+
+        g_string_append_printf(vars, "%s=%s; ", name, lit);
+}
+
 gboolean cli_gnuplot(const char *name, const char *script, const char *vars, GError **error)
 {
         g_autoptr(GBytes) tpl = cli_plot_template(name);

@@ -65,5 +65,10 @@ GBytes *cli_plot_template(const char *name);
  * gnuplot on it with the variable assignments @vars; FALSE with @error
  * (gnuplot's own message) if it fails.  The caller checks gnuplot exists. */
 gboolean cli_gnuplot(const char *name, const char *script, const char *vars, GError **error);
+/* @s as a gnuplot string literal ("..." with \\ and \" escaped): a path,
+ * title or --vary value can never be read as gnuplot code. */
+char *cli_gnuplot_literal(const char *s);
+/* Append "NAME=LITERAL; " to @vars (for cli_gnuplot()). */
+void cli_gnuplot_var(GString *vars, const char *name, const char *value);
 
 #endif

@@ -293,7 +293,11 @@ static char *prepare_timeline(const char *rundir, int *nlanes)
         }
         g_string_free(out, TRUE);
         for (guint i = 0; i < lanes->len; i++)
-                g_string_append_printf(tics, "%s\"%s\" %u", i ? ", " : "", (char *)lanes->pdata[i], i);
+        {
+                g_autofree char *lit = cli_gnuplot_literal(lanes->pdata[i]);
+
+                g_string_append_printf(tics, "%s%s %u", i ? ", " : "", lit, i);
+        }
         *nlanes = (int)lanes->len;
         return g_string_free(tics, FALSE);
 }
@@ -309,13 +313,6 @@ struct plotter {
         int drawn, failed;
 };
 
-/* gnuplot's single-quoted strings have no escapes: a value may not contain '. */
-static void append_var(GString *s, const char *name, const char *value)
-{
-        g_autofree char *safe = g_strdelimit(g_strdup(value), "'", '_');
-
-        g_string_append_printf(s, "%s='%s'; ", name, safe);
-}
 
 static const char *terminal(const char *format, int height)
 {
@@ -340,12 +337,12 @@ static void draw(struct plotter *pl, const char *name, const char *stem, GString
         GError *e = NULL;
 
         g_mkdir_with_parents(plotdir, 0755);
-        append_var(vars, "datadir", pl->dir);
-        append_var(vars, "policies", pl->policies);
-        append_var(vars, "titles", pl->titles);
-        append_var(vars, "scenario", pl->scenario);
-        append_var(vars, "term", terminal(pl->format, height));
-        append_var(vars, "outfile", tmp);
+        cli_gnuplot_var(vars, "datadir", pl->dir);
+        cli_gnuplot_var(vars, "policies", pl->policies);
+        cli_gnuplot_var(vars, "titles", pl->titles);
+        cli_gnuplot_var(vars, "scenario", pl->scenario);
+        cli_gnuplot_var(vars, "term", terminal(pl->format, height));
+        cli_gnuplot_var(vars, "outfile", tmp);
         if (!cli_gnuplot(name, script, vars->str, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
@@ -377,22 +374,22 @@ static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limi
                 if (!any)
                         continue;       /* e.g. no synchronize_rcu() in this scenario */
                 g_string_truncate(vars, 0);
-                append_var(vars, "metric", cdfs[k].metric);
-                append_var(vars, "what", cdfs[k].what);
-                append_var(vars, "unit", cdfs[k].unit);
+                cli_gnuplot_var(vars, "metric", cdfs[k].metric);
+                cli_gnuplot_var(vars, "what", cdfs[k].what);
+                cli_gnuplot_var(vars, "unit", cdfs[k].unit);
                 g_snprintf(num, sizeof(num), "scale=%g; ", cdfs[k].scale);
                 g_string_append(vars, num);
                 if (k == 0) {
                         g_autofree char *pending = g_build_filename(pl->dir, "pending-gp.csv", NULL);
-                        g_autofree char *extra = g_strdup_printf(
-                                ", \"%s\" every ::1 using 2:3 with points pt 9 ps 2.5 lc rgb \"#c00000\" "
-                                "title \"still pending at the end (at least)\", "
-                                "\"%s\" every ::1 using 2:3:1 with labels offset char 0,-1.3 notitle",
-                                pending, pending);
 
-                        append_var(vars, "extra", extra);
+                        /* The macro names the file through a variable: no path in gnuplot code. */
+                        cli_gnuplot_var(vars, "pending", pending);
+                        cli_gnuplot_var(vars, "extra",
+                                        ", pending every ::1 using 2:3 with points pt 9 ps 2.5 lc rgb \"#c00000\" "
+                                        "title \"still pending at the end (at least)\", "
+                                        "pending every ::1 using 2:3:1 with labels offset char 0,-1.3 notitle");
                 } else {
-                        append_var(vars, "extra", "");
+                        cli_gnuplot_var(vars, "extra", "");
                 }
                 draw(pl, "cdf.gp", cdfs[k].stem, vars, 600);
         }
@@ -406,9 +403,9 @@ static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limi
                 if (!tics || nlanes == 0)
                         continue;
                 g_string_truncate(vars, 0);
-                append_var(vars, "datafile", datafile);
-                append_var(vars, "policy", res[p].title);
-                append_var(vars, "yticks", tics);
+                cli_gnuplot_var(vars, "datafile", datafile);
+                cli_gnuplot_var(vars, "policy", res[p].title);
+                cli_gnuplot_var(vars, "yticks", tics);
                 g_snprintf(num, sizeof(num), "nlanes=%d; ", nlanes);
                 g_string_append(vars, num);
                 draw(pl, "timeline.gp", stem, vars, 160 + 26 * nlanes);

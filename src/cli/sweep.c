@@ -285,7 +285,10 @@ static void plot_sweep(struct sweep *sw, const char *metric)
         }
         for (int v = 0; v < sw->axes[0].n; v++) {
                 axis_number(sw->axes[0].values[v], &numeric);
-                g_string_append_printf(xtics, "%s\"%s\" %d", v ? ", " : "", sw->axes[0].values[v], v);
+                g_autofree char *lit = cli_gnuplot_literal(sw->axes[0].values[v]);
+
+                /* eval'd by sweep.gp: a value is a literal, never code */
+                g_string_append_printf(xtics, "%s%s %d", v ? ", " : "", lit, v);
         }
         /* Rows come in id order: for each first-axis value, the other axes,
          * policies and seeds.  A curve is (other axes, policy). */
@@ -297,7 +300,8 @@ static void plot_sweep(struct sweep *sw, const char *metric)
 
                 for (int a = 1; a < sw->naxes; a++)
                         g_string_append_printf(name, " %s=%s", sw->axes[a].key, first[3 + a]);
-                g_string_append_printf(out, "\"%s\" x mean lo hi\n", name->str);
+                /* a column header in a data file: a '"' in a value would end it early */
+                g_string_append_printf(out, "\"%s\" x mean lo hi\n", g_strdelimit(name->str, "\"", '\''));
                 g_string_free(name, TRUE);
                 for (int v = 0; v < sw->axes[0].n; v++) {
                         double vals[per_point];
@@ -343,17 +347,22 @@ static void plot_sweep(struct sweep *sw, const char *metric)
 
         g_autofree char *xlabel = g_strdup_printf("%s%s", sw->axes[0].key,
                                                   numeric && strpbrk(sw->axes[0].values[0], "mun") ? " (ms)" : "");
-        g_autofree char *vars = g_strdup_printf(
-                "datafile='%s'; outfile='%s'; metric='%s'; ylabel='%s'; xlabel='%s'; curves=%d; numeric=%d; "
-                "xtics_list='%s'; seeds=%d", dat, png, metric, ylabel, xlabel, curves, numeric,
-                g_strdelimit(xtics->str, "'", '_'), sw->seeds);
+        GString *vars = g_string_new(NULL);
         GError *e = NULL;
 
+        cli_gnuplot_var(vars, "datafile", dat);
+        cli_gnuplot_var(vars, "outfile", png);
+        cli_gnuplot_var(vars, "metric", metric);
+        cli_gnuplot_var(vars, "ylabel", ylabel);
+        cli_gnuplot_var(vars, "xlabel", xlabel);
+        cli_gnuplot_var(vars, "xtics_list", xtics->str);
+        g_string_append_printf(vars, "curves=%d; numeric=%d; seeds=%d", curves, numeric, sw->seeds);
         g_string_free(xtics, TRUE);
-        if (!cli_gnuplot("sweep.gp", script, vars, &e)) {
+        if (!cli_gnuplot("sweep.gp", script, vars->str, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
         }
+        g_string_free(vars, TRUE);
 }
 
 /* ---- the command ---- */
