@@ -1,6 +1,8 @@
 /* What a user quotes: every output file is well formed, says how it was
  * made, and never shows a number that is not there (issue #11). */
 #include <json-glib/json-glib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cliutil.h"
 
@@ -599,6 +601,49 @@ START_TEST(no_user_string_is_gnuplot_code)
 }
 END_TEST
 
+/* ---- outputs never replace what is not a regular file ---- */
+
+START_TEST(a_device_fifo_or_symlink_is_written_not_replaced)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *dev = g_build_filename(dir, "null", NULL);
+        g_autofree char *link = g_build_filename(dir, "trace.json", NULL);
+        g_autofree char *target = g_build_filename(dir, "real.json", NULL);
+        g_autofree char *fifo = g_build_filename(dir, "fifo.txt", NULL);
+        g_autofree char *mknod = g_strdup_printf("mknod '%s' c 1 3", dev);
+        g_autofree char *text = NULL;
+        gint wait_status = -1;
+        GStatBuf st;
+        struct result r;
+
+        /* a character device (a /dev/null of our own, where we may make one) */
+        g_spawn_command_line_sync(mknod, NULL, NULL, &wait_status, NULL);
+        if (wait_status == 0) {
+                r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", out, "-q",
+                            "--trace", dev, "--trace-format", "json", NULL);
+                ck_assert_msg(r.status == 0, "%s", r.err);
+                ck_assert(g_lstat(dev, &st) == 0 && S_ISCHR(st.st_mode));
+                result_clear(&r);
+        }
+        /* a symlink: written where it points, still a link */
+        ck_assert(symlink("real.json", link) == 0);
+        r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", out, "-q",
+                    "--trace", link, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert(g_lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+        ck_assert(g_file_get_contents(target, &text, NULL, NULL) && strstr(text, "traceEvents"));
+        result_clear(&r);
+        /* a FIFO nobody reads: refused at once, not a hang, and still a FIFO */
+        ck_assert(mkfifo(fifo, 0644) == 0);
+        r = run_cli("run", "scenarios/quiet.scn", "--out", out, "-q", "--trace", fifo, NULL);
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_msg(strstr(r.err, "a FIFO with nobody reading it") != NULL, "%s", r.err);
+        ck_assert(g_lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -615,6 +660,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, per_task_rt_figures_as_cyclictest);
         tcase_add_test(json, stalls_are_counted_and_the_pending_gp_is_a_lower_bound);
         tcase_add_test(json, no_user_string_is_gnuplot_code);
+        tcase_add_test(json, a_device_fifo_or_symlink_is_written_not_replaced);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);

@@ -2,15 +2,38 @@
 #include "output.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
 
 struct outfile {
         char *final_path;
-        char *tmp_path;
+        char *tmp_path;         /* NULL: written in place (a device, FIFO or symlink) */
         FILE *f;
 };
+
+/* An existing @path that is not a regular file (/dev/null, a FIFO, a
+ * symlink) is written in place, as a stream: renaming over it would turn a
+ * device into a file, or replace the link instead of writing where it points. */
+static struct outfile *open_in_place(const char *path, GError **error)
+{
+        struct outfile *o;
+        int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+        int e = errno;
+
+        if (fd < 0) {
+                g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "cannot write %s: %s%s", path,
+                            g_strerror(e), e == ENXIO ? " (a FIFO with nobody reading it)" : "");
+                return NULL;
+        }
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        o = g_new0(struct outfile, 1);
+        o->final_path = g_strdup(path);
+        o->f = fdopen(fd, "w");
+        return o;
+}
 
 struct outfile *outfile_open(const char *dir, const char *name, GError **error)
 {
@@ -23,6 +46,18 @@ struct outfile *outfile_open(const char *dir, const char *name, GError **error)
                 g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
                             "cannot create output directory %s: %s", dir, g_strerror(e));
                 return NULL;
+        }
+        {
+                g_autofree char *path = g_build_filename(dir, name, NULL);
+                GStatBuf st;
+
+                if (g_lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+                        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_ISDIR, "cannot write %s: it is a directory",
+                                    path);
+                        return NULL;
+                }
+                if (g_lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+                        return open_in_place(path, error);
         }
         o = g_new0(struct outfile, 1);
         o->final_path = g_build_filename(dir, name, NULL);
@@ -68,14 +103,15 @@ gboolean outfile_commit(struct outfile *o, GError **error)
                 ok = FALSE;
                 e = errno;
         }
-        if (ok && g_rename(o->tmp_path, o->final_path) != 0) {
+        if (ok && o->tmp_path && g_rename(o->tmp_path, o->final_path) != 0) {
                 ok = FALSE;
                 e = errno;
         }
         if (!ok) {
                 g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
                             "cannot write %s: %s", o->final_path, g_strerror(e));
-                g_unlink(o->tmp_path);
+                if (o->tmp_path)
+                        g_unlink(o->tmp_path);
         }
         outfile_free(o);
         return ok;
@@ -118,10 +154,12 @@ gboolean output_dir_prepare(const char *dir, const char *const *ours, GError **e
                 g_autofree char *path = g_build_filename(dir, name, NULL);
                 g_autofree char *of = temporary_of(name);
                 gboolean is_dir = g_file_test(path, G_FILE_TEST_IS_DIR);
+                GStatBuf st;
 
                 if (is_ours(name, is_dir, ours) || (of && !is_dir && is_ours(of, FALSE, ours))) {
                         any_ours = TRUE;
-                        if (!is_dir)
+                        /* only regular files: a symlink or FIFO there is the user's */
+                        if (g_lstat(path, &st) == 0 && S_ISREG(st.st_mode))
                                 g_ptr_array_add(doomed, g_steal_pointer(&path));
                 } else if (!foreign) {
                         foreign = g_strdup(name);
@@ -143,6 +181,7 @@ void outfile_abort(struct outfile *o)
         if (!o)
                 return;
         fclose(o->f);
-        g_unlink(o->tmp_path);
+        if (o->tmp_path)
+                g_unlink(o->tmp_path);
         outfile_free(o);
 }
