@@ -361,6 +361,9 @@ static void print_help(FILE *f)
 int main(int argc, char **argv)
 {
         setlocale(LC_ALL, "");
+        /* Messages may follow the user's locale; numbers may not: CSV,
+         * JSON, tables and gnuplot input read 256.5, never 256,5. */
+        setlocale(LC_NUMERIC, "C");
         cli_catch_signals();
         if (argc < 2)
                 return print_help(stderr), EXIT_USAGE;

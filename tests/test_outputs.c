@@ -644,6 +644,55 @@ START_TEST(a_device_fifo_or_symlink_is_written_not_replaced)
 }
 END_TEST
 
+/* ---- numbers do not follow the locale ---- */
+
+START_TEST(numbers_are_the_same_under_a_comma_locale)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *c_out = g_build_filename(dir, "c", NULL);
+        g_autofree char *de_out = g_build_filename(dir, "de", NULL);
+        g_autofree char *cmp = g_build_filename(dir, "cmp", NULL);
+        g_autofree char *def = g_strdup_printf("localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8'", dir);
+        g_autofree char *out_c = NULL;
+        gint wait_status = -1;
+        struct result r;
+
+        /* A German locale of our own (no root needed); scripts/deps installs `locales`. */
+        g_spawn_command_line_sync(def, NULL, NULL, &wait_status, NULL);
+        ck_assert_msg(wait_status == 0, "localedef failed: install Debian's locales (scripts/deps)");
+        r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=300ms", "--out", c_out, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        out_c = g_strdup(r.out);
+        result_clear(&r);
+        cli_env = g_environ_setenv(g_get_environ(), "LOCPATH", dir, TRUE);
+        cli_env = g_environ_setenv(cli_env, "LC_ALL", "de_DE.UTF-8", TRUE);
+        r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=300ms", "--out", de_out, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        /* the same text but for where the outputs went */
+        {
+                g_auto(GStrv) a = g_strsplit(out_c, "outputs in", 2);
+                g_auto(GStrv) b = g_strsplit(r.out, "outputs in", 2);
+
+                ck_assert_msg(!strcmp(a[0], b[0]), "stdout differs under de_DE.UTF-8:\n%s\n%s", b[0], a[0]);
+        }
+        result_clear(&r);
+        for (const char *const *f = (const char *const[]){ "summary.json", "memory.csv", "gp.csv", "latency.csv",
+                                                          "distributions.csv", NULL }; *f; f++) {
+                g_autofree char *a = file_contents(c_out, *f);
+                g_autofree char *b = file_contents(de_out, *f);
+
+                ck_assert_msg(!strcmp(a, b), "%s differs under de_DE.UTF-8", *f);
+        }
+        r = run_cli("compare", "scenarios/quiet.scn", "--policies", "none,booster", "--set", "scenario.duration=300ms",
+                    "--out", cmp, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert(exists(cmp, "memory.png"));
+        result_clear(&r);
+        g_strfreev(cli_env);
+        cli_env = NULL;
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -661,6 +710,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, stalls_are_counted_and_the_pending_gp_is_a_lower_bound);
         tcase_add_test(json, no_user_string_is_gnuplot_code);
         tcase_add_test(json, a_device_fifo_or_symlink_is_written_not_replaced);
+        tcase_add_test(json, numbers_are_the_same_under_a_comma_locale);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);
