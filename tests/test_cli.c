@@ -355,6 +355,22 @@ START_TEST(signals_stop_a_run_with_incomplete_outputs)
 }
 END_TEST
 
+START_TEST(signals_stop_commands_outside_runs_at_once)
+{
+        /* check runs without an interrupt flag: a signal ends it at once, not after 100000 s */
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = write_temp_scenario(dir, "long.scn",
+                "[scenario]\ncpus=1\nduration=100000s\n[output]\nmemory_sample=1s\n"
+                "[task:r]\nprogram=loop { rcu_read_lock; compute 100us; rcu_read_unlock; call_rcu 1KiB; sleep 1ms }\n"
+                "[expect]\nnone.safety_violations=0\n");
+        int status = run_and_signal(SIGINT, 300, "check", path, NULL);
+
+        ck_assert_int_eq(status, 130);
+        status = run_and_signal(SIGTERM, 300, "check", path, NULL);
+        ck_assert_int_eq(status, 143);
+}
+
+
 START_TEST(budgets_stop_cleanly)
 {
         g_autofree char *dir = temp_dir();
@@ -542,6 +558,7 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, compare_without_gnuplot_still_writes_numbers);
         tcase_add_test(runs, sweep_is_the_same_serial_parallel_resumed_and_distributed);
         tcase_add_test(runs, signals_stop_a_run_with_incomplete_outputs);
+        tcase_add_test(runs, signals_stop_commands_outside_runs_at_once);
         tcase_add_test(runs, budgets_stop_cleanly);
         tcase_add_test(runs, progress_bar_on_a_terminal_only);
         tcase_add_test(runs, trace_window_limits_the_trace);

@@ -4,15 +4,22 @@
 #include <gio/gio.h>
 #include <signal.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "policies/policy.h"
 #include "sim/scenario.h"
 #include "sim/units.h"
 
 static volatile int interrupted;        /* the signal number, once one came */
+static volatile sig_atomic_t armed;     /* a run checks the flag between events */
 
+/* A run stops at its next event and writes what it has; anything else
+ * (loading, validating, checking) has nothing to save and stops at once, as
+ * does a second signal. */
 static void on_signal(int signo)
 {
+        if (!armed || interrupted)
+                _exit(128 + signo);
         interrupted = signo;
 }
 
@@ -27,6 +34,7 @@ void cli_catch_signals(void)
 
 const volatile int *cli_interrupt_flag(void)
 {
+        armed = 1;
         return &interrupted;
 }
 

@@ -46,7 +46,9 @@ gboolean cli_parse_policies(GOptionContext *ctx, const char *list, GPtrArray *na
 
 /* SIGINT and SIGTERM set a flag that runs given it (sim_options.interrupt)
  * check between events; they stop there and write what they have, marked
- * incomplete.  cli_interrupt_status() is then 130 or 143 (128 + signal). */
+ * incomplete.  cli_interrupt_status() is then 130 or 143 (128 + signal).
+ * Until a command asks for the flag (cli_interrupt_flag()), and on a second
+ * signal, the process exits at once with that status. */
 void cli_catch_signals(void);
 const volatile int *cli_interrupt_flag(void);
 int cli_interrupt_status(void);

@@ -43,6 +43,7 @@ struct sim {
         int ncpus;
         struct cpu *cpus;
         GPtrArray *tasks;               /* struct task *, by id */
+        GHashTable *tasks_named;        /* an [event] task= name -> GPtrArray of its tasks */
         int nmutexes;
         struct mutex *mutexes;
         struct rcu rcu;

@@ -59,21 +59,30 @@ struct task *sim_kthread_create(struct sim *sim, const char *name, const struct 
         return t;
 }
 
-static gboolean task_matches(const struct task *t, const char *name)
+/* What an [event]'s task= can name: a task, or all the copies NAME.0,
+ * NAME.1, ... that count=N made of NAME.  Indexed once, so that checking
+ * and firing events costs nothing per task. */
+static void index_task_names(struct sim *sim)
 {
-        size_t n = strlen(name);
+        sim->tasks_named = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                                 (GDestroyNotify)g_ptr_array_unref);
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                struct task *t = sim_task(sim, (int)i);
+                const char *dot = strrchr(t->name, '.');
+                g_autofree char *base = NULL;
 
-        if (strncmp(t->name, name, n) != 0)
-                return FALSE;
-        if (t->name[n] == '\0')
-                return TRUE;
-        /* Copies made by count=N are NAME.0, NAME.1, ... */
-        if (t->name[n] != '.' || !t->name[n + 1])
-                return FALSE;
-        for (const char *p = t->name + n + 1; *p; p++)
-                if (!g_ascii_isdigit(*p))
-                        return FALSE;
-        return TRUE;
+                if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1))
+                        base = g_strndup(t->name, (gsize)(dot - t->name));
+                for (const char *key = t->name; key; key = key == t->name ? base : NULL) {
+                        GPtrArray *list = g_hash_table_lookup(sim->tasks_named, key);
+
+                        if (!list) {
+                                list = g_ptr_array_new();
+                                g_hash_table_insert(sim->tasks_named, g_strdup(key), list);
+                        }
+                        g_ptr_array_add(list, t);
+                }
+        }
 }
 
 static void create_tasks(struct sim *sim)
@@ -156,14 +165,11 @@ static gboolean check_events(struct sim *sim, GError **error)
 {
         for (int i = 0; i < sim->ntimed; i++) {
                 const struct timed_event_spec *es = sim->timed[i].spec;
-                gboolean found = FALSE;
                 g_autofree char *group = g_strconcat("event:", es->name, NULL);
 
                 if (!es->task)
                         continue;
-                for (guint k = 0; k < sim->tasks->len && !found; k++)
-                        found = task_matches(sim_task(sim, (int)k), es->task);
-                if (!found) {
+                if (!g_hash_table_contains(sim->tasks_named, es->task)) {
                         g_autofree char *where = scenario_where(sim->sc, group, "task");
 
                         g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
@@ -256,6 +262,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 event_init(&sim->timed[i].ev, timed_event);
                 eventq_schedule(&sim->q, &sim->timed[i].ev, sim->timed[i].spec->at_ns);
         }
+        index_task_names(sim);
         if (!check_events(sim, error) || !check_expectations(sim, error))
                 goto fail;
         if (opts && opts->out_dir) {
@@ -308,6 +315,8 @@ void sim_free(struct sim *sim)
         for (int i = 0; i < sim->nmutexes; i++)
                 mutex_finish(&sim->mutexes[i]);
         g_free(sim->mutexes);
+        if (sim->tasks_named)
+                g_hash_table_destroy(sim->tasks_named);
         g_ptr_array_unref(sim->tasks);
         oracle_finish(&sim->oracle);
         latency_stat_finish(&sim->rt_wakeup);
@@ -445,10 +454,12 @@ static void timed_event(struct sim *sim, struct event *ev)
         const struct timed_event_spec *es = container_of(ev, struct timed_event, ev)->spec;
 
         if (es->task) {
-                for (guint i = 0; i < sim->tasks->len; i++) {
-                        struct task *t = sim_task(sim, (int)i);
+                GPtrArray *named = g_hash_table_lookup(sim->tasks_named, es->task);
 
-                        if (!task_matches(t, es->task) || t->state == TASK_EXITED)
+                for (guint i = 0; named && i < named->len; i++) {
+                        struct task *t = g_ptr_array_index(named, i);
+
+                        if (t->state == TASK_EXITED)
                                 continue;
                         if (es->set_affinity)
                                 sched_set_affinity(sim, t, &es->affinity);
