@@ -693,6 +693,50 @@ START_TEST(numbers_are_the_same_under_a_comma_locale)
 }
 END_TEST
 
+/* ---- a sweep resumes only its own rows ---- */
+
+#define GRID "--vary", "policy.booster_period=5ms,20ms", "--policies", "booster", "--seeds", "2", \
+        "--set", "scenario.duration=300ms", "-q"
+
+START_TEST(sweep_resumes_only_whole_rows_of_its_own_grid)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *clean = g_build_filename(dir, "clean", NULL);
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *want = NULL, *got = NULL;
+        static const char *const damage[] = { "", "1,booster,2,5ms,-1,1234", "0,booster,1,5ms,NOTANUMBER\n" };
+        struct result r;
+
+        r = run_cli("sweep", "scenarios/quiet.scn", GRID, "--out", clean, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        want = file_contents(clean, "sweep.csv");
+        result_clear(&r);
+        r = run_cli("sweep", "scenarios/quiet.scn", GRID, "--out", out, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        /* an empty row, one cut before its newline, one with a value that is not a number */
+        for (int i = 0; i < 3; i++) {
+                g_autofree char *row = g_strdup_printf("%s/runs/%06d/row.csv", out, i);
+
+                ck_assert(g_file_set_contents(row, damage[i], -1, NULL));
+        }
+        r = run_cli("sweep", "scenarios/quiet.scn", GRID, "--out", out, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        got = file_contents(out, "sweep.csv");
+        ck_assert_str_eq(got, want);
+        result_clear(&r);
+        /* another grid in the same directory is refused, not fed these rows */
+        r = run_cli("sweep", "scenarios/quiet.scn", "--vary", "policy.booster_period=5ms,40ms", "--policies", "booster",
+                    "--seeds", "2", "--set", "scenario.duration=300ms", "-q", "--out", out, NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "holds a sweep of another grid") != NULL, "%s", r.err);
+        result_clear(&r);
+        g_free(got);
+        got = file_contents(out, "sweep.csv");
+        ck_assert_str_eq(got, want);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -711,6 +755,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, no_user_string_is_gnuplot_code);
         tcase_add_test(json, a_device_fifo_or_symlink_is_written_not_replaced);
         tcase_add_test(json, numbers_are_the_same_under_a_comma_locale);
+        tcase_add_test(json, sweep_resumes_only_whole_rows_of_its_own_grid);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);

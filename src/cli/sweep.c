@@ -45,6 +45,7 @@ struct sweep {
         uint64_t base_seed;
         int nruns;
         char *metric;           /* the summary key --metric names */
+        char *scenario_sha256;
         gboolean metric_column; /* not a headline column: sweep.csv gets it last */
         gboolean quiet;
         GMutex lock;
@@ -88,24 +89,91 @@ static char *header_line(const struct sweep *sw)
         return g_string_free(s, FALSE);
 }
 
+/* What makes two sweeps the same grid: the rows of one are results of the other. */
+static char *grid_text(const struct sweep *sw)
+{
+        GString *g = g_string_new("# rcuboost sweep grid: the rows in runs/ belong to this grid\n");
+
+        g_string_append_printf(g, "scenario_sha256=%s\nfirst_seed=%" G_GUINT64_FORMAT "\nseeds=%d\npolicies=",
+                               sw->scenario_sha256, sw->base_seed, sw->seeds);
+        for (guint p = 0; p < sw->policies->len; p++)
+                g_string_append_printf(g, "%s%s", p ? "," : "", (char *)sw->policies->pdata[p]);
+        for (int a = 0; a < sw->naxes; a++) {
+                g_string_append_printf(g, "\nvary=%s=", sw->axes[a].key);
+                for (int v = 0; v < sw->axes[a].n; v++)
+                        g_string_append_printf(g, "%s%s", v ? "," : "", sw->axes[a].values[v]);
+        }
+        for (char **s = sw->sets; s && *s; s++)
+                g_string_append_printf(g, "\nset=%s", *s);
+        g_string_append_printf(g, "\nmetric=%s\n", sw->metric);
+        return g_string_free(g, FALSE);
+}
+
+/* DIR/grid.txt names the grid its rows belong to: a sweep of another grid
+ * in the same directory is refused rather than fed another grid's rows. */
+static gboolean check_grid(const struct sweep *sw, gboolean write, GError **error)
+{
+        g_autofree char *want = grid_text(sw);
+        g_autofree char *path = g_build_filename(sw->dir, "grid.txt", NULL);
+        g_autofree char *have = NULL;
+        struct outfile *o;
+
+        if (g_file_get_contents(path, &have, NULL, NULL)) {
+                if (strcmp(have, want) == 0)
+                        return TRUE;
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                            "%s holds a sweep of another grid (scenario, --vary, --set, --policies, --seeds, "
+                            "--seed or --metric differ; see %s): use another --out, or remove it", sw->dir, path);
+                return FALSE;
+        }
+        if (!write)
+                return TRUE;
+        o = outfile_open(sw->dir, "grid.txt", error);
+        if (!o)
+                return FALSE;
+        fputs(want, outfile_stream(o));
+        return outfile_commit(o, error);
+}
+
 /* Is @path a whole row of this sweep (as many fields as the header, ending
  * in a newline)?  Anything else -- a row of a sweep plotting another
  * metric, a file cut short -- is run again. */
-static gboolean row_is_whole(const struct sweep *sw, const char *path)
+static gboolean row_is_whole(const struct sweep *sw, int id, const char *path)
 {
         g_autofree char *header = header_line(sw);
         g_autofree char *row = NULL;
+        g_auto(GStrv) hf = NULL, rf = NULL;
+        int vidx[sw->naxes + 1];
+        const char *policy;
+        uint64_t seed;
         gsize len;
+        guint n;
 
         if (!g_file_get_contents(path, &row, &len, NULL) || len == 0 || row[len - 1] != '\n' ||
             strchr(row, '\n') != row + len - 1)
                 return FALSE;
-        for (const char *h = header, *r = row; ; h++, r++) {
-                h = strchr(h, ',');
-                r = strchr(r, ',');
-                if (!h || !r)
-                        return !h && !r;
+        row[len - 1] = '\0';
+        g_strchomp(header);
+        hf = g_strsplit(header, ",", -1);
+        rf = g_strsplit(row, ",", -1);
+        n = g_strv_length(hf);
+        if (g_strv_length(rf) != n)
+                return FALSE;
+        /* Its coordinates are this run's, and every value is a number (or -). */
+        coordinates(sw, id, vidx, &policy, &seed);
+        if (g_ascii_strtoll(rf[0], NULL, 10) != id || strcmp(rf[1], policy) != 0 ||
+            g_ascii_strtoull(rf[2], NULL, 10) != seed)
+                return FALSE;
+        for (int a = 0; a < sw->naxes; a++)
+                if (strcmp(rf[3 + a], sw->axes[a].values[vidx[a]]) != 0)
+                        return FALSE;
+        for (guint i = 3 + (guint)sw->naxes; i < n; i++) {
+                double d;
+
+                if (strcmp(rf[i], "-") != 0 && !units_parse_double(rf[i], -1e300, 1e300, &d, NULL))
+                        return FALSE;
         }
+        return TRUE;
 }
 
 static void write_value(FILE *f, const struct report *r, const char *key)
@@ -144,7 +212,7 @@ static gboolean run_one(struct sweep *sw, int id)
         struct outfile *row;
         GError *e = NULL;
 
-        if (row_is_whole(sw, row_path))
+        if (row_is_whole(sw, id, row_path))
                 return TRUE;    /* done by an earlier, interrupted sweep */
         if (cli_interrupt_status())
                 return FALSE;   /* left for the resumed sweep */
@@ -220,7 +288,7 @@ static gboolean write_csv(struct sweep *sw, GError **error)
                 g_autofree char *path = g_build_filename(dir, "row.csv", NULL);
                 g_autofree char *row = NULL;
 
-                if (row_is_whole(sw, path) && g_file_get_contents(path, &row, NULL, NULL))
+                if (row_is_whole(sw, id, path) && g_file_get_contents(path, &row, NULL, NULL))
                         fputs(row, outfile_stream(o));
                 else
                         missing++;
@@ -471,6 +539,7 @@ int cli_sweep(int argc, char **argv)
                         goto out;
                 }
                 sw.dir = out ? g_strdup(out) : g_strdup_printf("out/%s-sweep", sc->name);
+                sw.scenario_sha256 = g_strdup(sc->sha256);
         }
         sw.nruns = (int)sw.policies->len * sw.seeds;
         for (int a = 0; a < sw.naxes; a++)
@@ -529,6 +598,12 @@ int cli_sweep(int argc, char **argv)
                                 sw.metric_column = FALSE;
         }
 
+        if (!emit && !check_grid(&sw, !merge, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                status = EXIT_USAGE;
+                goto out;
+        }
         if (only >= 0) {
                 if (only >= sw.nruns) {
                         status = cli_usage_error(ctx, "--only: run %d does not exist (0..%d)", only, sw.nruns - 1);
@@ -622,6 +697,7 @@ out:
                 g_ptr_array_unref(sw.policies);
         g_free(sw.dir);
         g_free(sw.metric);
+        g_free(sw.scenario_sha256);
         g_mutex_clear(&sw.lock);
         return status;
 }
