@@ -737,6 +737,17 @@ START_TEST(sweep_resumes_only_whole_rows_of_its_own_grid)
 }
 END_TEST
 
+START_TEST(check_of_nothing_is_an_error)
+{
+        g_autofree char *dir = temp_dir();
+        struct result r = run_cli("check", dir, NULL);
+
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "no .scn scenario files in this directory") != NULL, "%s", r.err);
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -756,6 +767,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, a_device_fifo_or_symlink_is_written_not_replaced);
         tcase_add_test(json, numbers_are_the_same_under_a_comma_locale);
         tcase_add_test(json, sweep_resumes_only_whole_rows_of_its_own_grid);
+        tcase_add_test(json, check_of_nothing_is_an_error);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);

@@ -258,6 +258,25 @@ START_TEST(synchronize_rcu_waits_for_preexisting_reader)
 }
 END_TEST
 
+START_TEST(memory_that_would_overflow_stops_the_run)
+{
+        /* pareto(0.05, 1GiB) draws are capped at 2 EiB; four of them exceed int64 */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=1s\n[rcu]\nmemory_limit=off\n"
+                                        "[task:u]\nprogram=loop { call_rcu pareto(0.05,1GiB); compute 1us }\n",
+                                        "none", &sc);
+        GError *e = NULL;
+
+        sim_run(sim);
+        ck_assert(!sim_finish(sim, &e));
+        ck_assert_msg(strstr(e->message, "would exceed 2^63 bytes") != NULL, "%s", e->message);
+        ck_assert_int_ge(summary_value(sim, "memory.peak_bytes"), 0);
+        g_error_free(e);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 static Suite *rcu_suite(void)
 {
         Suite *s = suite_create("rcu");
@@ -277,6 +296,7 @@ static Suite *rcu_suite(void)
         tcase_add_test(mem, oom_without_stop_runs_to_the_end);
         tcase_add_test(oracle, oracle_fires_when_grace_periods_are_broken);
         tcase_add_test(oracle, oracle_silent_on_a_correct_engine);
+        tcase_add_test(oracle, memory_that_would_overflow_stops_the_run);
         suite_add_tcase(s, gp);
         suite_add_tcase(s, mem);
         suite_add_tcase(s, oracle);

@@ -29,6 +29,7 @@ static const struct bad_case bad_cases[] = {
         { "nan", "[scenario]\nduration=nan\n" OK_TASK, "'nan' is not a duration" },
         { "overflow", "[scenario]\nduration=1e999s\n" OK_TASK, "'1e999s' is not a duration" },
         { "huge duration", "[scenario]\nduration=1e18s\n" OK_TASK, "too large" },
+        { "duration past 2^61", "[scenario]\nduration=40000000000min\n" OK_TASK, "duration too large (at most 2^61" },
         { "bad seed", "[scenario]\nseed=abc\n" OK_TASK, "[scenario] seed: 'abc' is not a whole number" },
         { "unknown policy", "[scenario]\npolicy=magic\n" OK_TASK, "unknown policy 'magic'" },
         { "bad size", "[scenario]\n[rcu]\nmemory_limit=12 apples\n" OK_TASK, "[rcu] memory_limit: '12 apples': unknown unit" },

@@ -267,6 +267,22 @@ START_TEST(start_and_stop_bound_a_task)
 }
 END_TEST
 
+START_TEST(a_huge_rr_timeslice_does_not_wrap)
+{
+        /* 4294967297 ms is 2^32 + 1 ticks: cast to int it was 1 tick */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=100ms\n[sched]\nrr_timeslice=4294967297ms\n"
+                                        "[task:a]\nsched=rr:10\nprogram=loop { compute 10ms }\n"
+                                        "[task:b]\nsched=rr:10\nprogram=loop { compute 10ms }\n", "none", &sc);
+
+        sim_run(sim);
+        /* a runs the whole 100 ms: b never gets the CPU */
+        ck_assert_int_eq(find_task(sim, "b")->sum_exec_ns, 0);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 static Suite *sched_suite(void)
 {
         Suite *s = suite_create("sched");
@@ -287,6 +303,7 @@ static Suite *sched_suite(void)
         tcase_add_test(place, cpupri_finds_the_least_urgent_allowed_cpu);
         tcase_add_test(thr, rt_throttling_leaves_time_to_fair_tasks);
         tcase_add_test(thr, no_throttling_by_default);
+        tcase_add_test(thr, a_huge_rr_timeslice_does_not_wrap);
         suite_add_tcase(s, pre);
         suite_add_tcase(s, pol);
         suite_add_tcase(s, place);

@@ -171,13 +171,22 @@ int cli_check(int argc, char **argv)
                 printf("TAP version 13\n");
         for (int i = 1; i < argc; i++) {
                 if (g_file_test(argv[i], G_FILE_TEST_IS_DIR)) {
-                        g_autoptr(GDir) d = g_dir_open(argv[i], 0, NULL);
+                        GError *e = NULL;
+                        g_autoptr(GDir) d = g_dir_open(argv[i], 0, &e);
                         g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
                         const char *name;
 
                         while (d && (name = g_dir_read_name(d)))
                                 if (g_str_has_suffix(name, ".scn"))
                                         g_ptr_array_add(files, g_build_filename(argv[i], name, NULL));
+                        /* Nothing checked is not "all passed". */
+                        if (!d || files->len == 0) {
+                                fprintf(stderr, "rcuboost: %s: %s\n", argv[i],
+                                        d ? "no .scn scenario files in this directory" : e->message);
+                                g_clear_error(&e);
+                                status = EXIT_USAGE;
+                                continue;
+                        }
                         g_ptr_array_sort(files, compare_paths);
                         for (guint k = 0; k < files->len; k++)
                                 if (!check_file(&cr, g_ptr_array_index(files, k)))

@@ -149,11 +149,12 @@ int64_t dist_sample(const struct dist *d, gsl_rng *rng)
         default:
                 g_assert_not_reached();
         }
-        /* Heavy tails can exceed any useful horizon; cap at ~292 years. */
+        /* Heavy tails can exceed any useful horizon: cap where a time plus a
+         * draw still fits (UNITS_VALUE_MAX, 73 years or 2 EiB). */
         if (!(v > 0))
                 return 0;
-        if (v > 9.2e18)
-                return INT64_C(9200000000000000000);
+        if (v > (double)UNITS_VALUE_MAX)
+                return UNITS_VALUE_MAX;
         return (int64_t)llround(v);
 }
 

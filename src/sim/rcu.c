@@ -181,10 +181,19 @@ static void enqueue_callback(struct sim *sim, struct task *t, int64_t size, stru
 void rcu_call(struct sim *sim, struct task *t, int64_t size_bytes)
 {
         struct rcu *rcu = &sim->rcu;
+        int64_t total;
 
+        /* Heavy-tailed sizes add up: stop rather than wrap to negative memory. */
+        if (__builtin_add_overflow(rcu->memory_bytes, size_bytes, &total)) {
+                sim_stop(sim, "error", g_error_new(SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                                   "call_rcu by %s at %" G_GINT64_FORMAT " ns: memory waiting on "
+                                                   "RCU would exceed 2^63 bytes (set [rcu] memory_limit, or "
+                                                   "smaller sizes)", t->name, (gint64)sim->now));
+                return;
+        }
         enqueue_callback(sim, t, size_bytes, NULL);
         rcu->registered++;
-        rcu->memory_bytes += size_bytes;
+        rcu->memory_bytes = total;
         if (rcu->memory_bytes > rcu->peak_memory_bytes)
                 rcu->peak_memory_bytes = rcu->memory_bytes;
         if (sim->sc->memory_limit_bytes && !rcu->oom &&

@@ -1,6 +1,8 @@
 /* sched.c - CPUs and the priority scheduler; see sched.h. */
 #include "sched.h"
 
+#include <limits.h>
+
 #include "engine.h"
 
 /* Linux's nice-to-weight table (kernel/sched/core.c): each nice level is
@@ -529,7 +531,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         next->overhead_ns += cpu->pending_overhead_ns;
         cpu->pending_overhead_ns = 0;
         if (next->rr_ticks_left <= 0)
-                next->rr_ticks_left = (int)MAX(1, sim->sc->rr_timeslice_ns / sim->tick_ns);
+                next->rr_ticks_left = (int)CLAMP(sim->sc->rr_timeslice_ns / sim->tick_ns, 1, INT_MAX);
         if (!task_is_rt(next))
                 update_min_vruntime(cpu);
         sched_burn_start(sim, next);
@@ -653,7 +655,7 @@ void sched_tick(struct sim *sim, struct cpu *cpu)
                         if (n && n->prio <= curr->prio)
                                 sched_resched(sim, cpu->id);
                         else
-                                curr->rr_ticks_left = (int)MAX(1, sim->sc->rr_timeslice_ns / sim->tick_ns);
+                                curr->rr_ticks_left = (int)CLAMP(sim->sc->rr_timeslice_ns / sim->tick_ns, 1, INT_MAX);
                 }
                 if (sim->sc->rt_runtime_ns >= 0 && !cpu->rt_throttled &&
                     cpu->rt_time_ns > sim->sc->rt_runtime_ns) {

@@ -75,8 +75,10 @@ static gboolean parse_with_units(const char *s, const struct unit *units, const 
         if (v < 0)
                 return fail(error, "'%s': a %s cannot be negative", s, what);
         v *= scale;
-        if (v >= 9.2e18)
-                return fail(error, "'%s': %s too large", s, what);
+        /* Two such values (a time and a draw) must add without overflow. */
+        if (v > (double)UNITS_VALUE_MAX)
+                return fail(error, "'%s': %s too large (at most 2^61: %s)", s, what,
+                            scale >= 1e6 || !strcmp(what, "duration") ? "about 73 years" : "2 EiB");
         *out = (int64_t)llround(v);
         return TRUE;
 }

@@ -47,6 +47,11 @@ static inline int sched_spec_prio(const struct sched_spec *s)
                                                 : 99 - s->value;
 }
 
+/* The largest duration (ns) or size (bytes) a value may have, loaded or
+ * drawn: 2^61 (73 years, 2 EiB), so that a time plus a duration, or two
+ * sizes, never overflow int64. */
+#define UNITS_VALUE_MAX (INT64_C(1) << 61)
+
 gboolean units_parse_duration(const char *s, int64_t *out_ns, GError **error);
 gboolean units_parse_size(const char *s, int64_t *out_bytes, GError **error);
 /* A double in [min, max], rejecting NaN, infinities and trailing junk. */
