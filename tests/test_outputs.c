@@ -1,6 +1,7 @@
 /* What a user quotes: every output file is well formed, says how it was
  * made, and never shows a number that is not there (issue #11). */
 #include <json-glib/json-glib.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -444,6 +445,42 @@ START_TEST(an_output_directory_holds_one_run)
 }
 END_TEST
 
+START_TEST(two_runs_never_share_a_directory)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        char *argv[] = { (char *)g_getenv("RCUBOOST_BIN"), "run", "scenarios/rcutorture-boost.scn", "--set",
+                         "scenario.duration=100000s", "--out", out, "-q", NULL };
+        GPid pid;
+        int wait_status;
+        struct result r;
+
+        ck_assert(g_spawn_async(g_getenv("RCUBOOST_SRCDIR"), argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                &pid, NULL));
+        /* wait until the first run holds the directory */
+        for (int i = 0; i < 200 && !exists(out, "summary.json") && !g_file_test(out, G_FILE_TEST_IS_DIR); i++)
+                g_usleep(10000);
+        g_usleep(200000);
+        r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", out, "-q", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "is in use by another rcuboost run") != NULL, "%s", r.err);
+        result_clear(&r);
+        kill(pid, SIGTERM);
+        ck_assert_int_eq(waitpid(pid, &wait_status, 0), pid);
+        g_spawn_close_pid(pid);
+        /* the first run's (interrupted) outputs are whole and its own */
+        {
+                g_autofree char *summary = file_contents(out, "summary.json");
+
+                ck_assert_ptr_nonnull(strstr(summary, "\"scenario\": \"rcutorture-boost\""));
+        }
+        /* and once it is gone, the directory is free again */
+        r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+}
+END_TEST
+
 START_TEST(a_full_disk_leaves_nothing_and_says_so)
 {
         g_autofree char *dir = temp_dir();
@@ -761,6 +798,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, exit_statuses_and_end_reasons_are_as_documented);
         tcase_add_test(json, an_output_directory_holds_one_run);
         tcase_add_test(json, a_full_disk_leaves_nothing_and_says_so);
+        tcase_add_test(json, two_runs_never_share_a_directory);
         tcase_add_test(json, per_task_rt_figures_as_cyclictest);
         tcase_add_test(json, stalls_are_counted_and_the_pending_gp_is_a_lower_bound);
         tcase_add_test(json, no_user_string_is_gnuplot_code);

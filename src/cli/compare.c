@@ -473,8 +473,9 @@ static void compare_jobs_free(struct compare_job *jobs, guint n)
 
 /* DIR holds one compare's files and nothing of an earlier one: its own
  * files are removed, and so are the runs of policies not compared now. */
-static gboolean prepare_out(const char *out, GPtrArray *names, GError **error)
+static int prepare_out(const char *out, GPtrArray *names, GError **error)
 {
+        int lock;
         g_autoptr(GPtrArray) ours = g_ptr_array_new_with_free_func(g_free);
         static const char *const files[] = { "comparison.tsv", "comparison.md", "oom-events.csv", "pending-gp.csv",
                                              "*.png", "*.svg", "*.pdf", "plots/" };
@@ -484,19 +485,28 @@ static gboolean prepare_out(const char *out, GPtrArray *names, GError **error)
         for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
                 g_ptr_array_add(ours, g_strconcat((*p)->name, "/", NULL));
         g_ptr_array_add(ours, NULL);
-        if (!output_dir_prepare(out, (const char *const *)ours->pdata, error))
-                return FALSE;
+        lock = output_dir_claim(out, (const char *const *)ours->pdata, error);
+        if (lock < 0)
+                return -1;
         for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
                 g_autofree char *dir = g_build_filename(out, (*p)->name, NULL);
                 gboolean compared = FALSE;
 
                 for (guint i = 0; i < names->len; i++)
                         compared |= !strcmp(names->pdata[i], (*p)->name);
-                if (!compared && g_file_test(dir, G_FILE_TEST_IS_DIR) &&
-                    output_dir_prepare(dir, sim_output_names, NULL))
+                if (compared || !g_file_test(dir, G_FILE_TEST_IS_DIR))
+                        continue;
+                int stale = output_dir_claim(dir, sim_output_names, NULL);
+
+                if (stale >= 0) {
+                        g_autofree char *lockfile = g_build_filename(dir, ".rcuboost.lock", NULL);
+
+                        g_unlink(lockfile);
+                        output_dir_unlock(stale);
                         g_rmdir(dir);   /* stays if it holds anything else */
+                }
         }
-        return TRUE;
+        return lock;
 }
 
 static void results_free(struct result *res, guint n)
@@ -607,10 +617,12 @@ int cli_compare(int argc, char **argv)
                         return EXIT_USAGE;
                 }
         }
-        if (!prepare_out(out, names, &e)) {
+        /* Held until the process ends: one compare at a time in DIR. */
+        if (prepare_out(out, names, &e) < 0) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
+                status = cli_error_status(e);
                 g_error_free(e);
-                return EXIT_USAGE;
+                return status;
         }
         res = g_new0(struct result, names->len);
         jobs = g_new0(struct compare_job, names->len);

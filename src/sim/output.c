@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -140,7 +141,30 @@ static char *temporary_of(const char *name)
         return g_strndup(name + 1, (gsize)(tmp - name - 1));
 }
 
+static gboolean scan_dir(const char *dir, const char *const *ours, gboolean clean, GError **error);
+
 gboolean output_dir_prepare(const char *dir, const char *const *ours, GError **error)
+{
+        return scan_dir(dir, ours, TRUE, error);
+}
+
+int output_dir_claim(const char *dir, const char *const *ours, GError **error)
+{
+        int lock;
+
+        /* Refuse somebody else's directory before making anything in it;
+         * lock before removing anything, so as not to pull another run's
+         * temporaries from under it. */
+        if (!scan_dir(dir, ours, FALSE, error) || (lock = output_dir_lock(dir, error)) < 0)
+                return -1;
+        if (!scan_dir(dir, ours, TRUE, error)) {
+                output_dir_unlock(lock);
+                return -1;
+        }
+        return lock;
+}
+
+static gboolean scan_dir(const char *dir, const char *const *ours, gboolean clean, GError **error)
 {
         g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
         g_autoptr(GPtrArray) doomed = g_ptr_array_new_with_free_func(g_free);
@@ -151,6 +175,8 @@ gboolean output_dir_prepare(const char *dir, const char *const *ours, GError **e
         if (!d)
                 return TRUE;    /* missing (or unreadable: outfile_open() will say) */
         while ((name = g_dir_read_name(d))) {
+                if (!strcmp(name, ".rcuboost.lock"))
+                        continue;       /* held by the run preparing the directory: kept */
                 g_autofree char *path = g_build_filename(dir, name, NULL);
                 g_autofree char *of = temporary_of(name);
                 gboolean is_dir = g_file_test(path, G_FILE_TEST_IS_DIR);
@@ -171,9 +197,50 @@ gboolean output_dir_prepare(const char *dir, const char *const *ours, GError **e
                             "--out, or empty it", dir, foreign);
                 return FALSE;
         }
-        for (guint i = 0; i < doomed->len; i++)
+        for (guint i = 0; clean && i < doomed->len; i++)
                 g_unlink(doomed->pdata[i]);
         return TRUE;
+}
+
+#define LOCK_NAME ".rcuboost.lock"
+
+int output_dir_lock(const char *dir, GError **error)
+{
+        g_autofree char *path = g_build_filename(dir, LOCK_NAME, NULL);
+        int fd, e;
+
+        if (g_mkdir_with_parents(dir, 0755) != 0) {
+                e = errno;
+                g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e),
+                            "cannot create output directory %s: %s", dir, g_strerror(e));
+                return -1;
+        }
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+                e = errno;
+                g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "cannot write %s: %s", path,
+                            g_strerror(e));
+                return -1;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+                e = errno;
+                close(fd);
+                if (e == EWOULDBLOCK) {
+                        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                    "%s is in use by another rcuboost run (give each run its own --out)", dir);
+                } else {
+                        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "cannot lock %s: %s",
+                                    path, g_strerror(e));
+                }
+                return -1;
+        }
+        return fd;
+}
+
+void output_dir_unlock(int lock)
+{
+        if (lock >= 0)
+                close(lock);
 }
 
 void outfile_abort(struct outfile *o)

@@ -29,4 +29,14 @@ void outfile_abort(struct outfile *o);
  * somebody else's: FALSE with @error (G_OPTION_ERROR), nothing touched. */
 gboolean output_dir_prepare(const char *dir, const char *const *ours, GError **error);
 
+/* Hold @dir (made if needed) for one run: a second run into it while this
+ * one lives is refused, so two runs never mix their files.  An flock() on
+ * DIR/.rcuboost.lock, released by output_dir_unlock() or when the process
+ * ends.  Returns the lock (>= 0), or -1 with @error. */
+int output_dir_lock(const char *dir, GError **error);
+void output_dir_unlock(int lock);
+/* All of it for a run: refuse a foreign @dir untouched, lock it, then
+ * output_dir_prepare() it.  Returns the lock, or -1 with @error. */
+int output_dir_claim(const char *dir, const char *const *ours, GError **error);
+
 #endif

@@ -219,6 +219,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         sim->sc = sc;
         sim->seed = opts && opts->seed_set ? opts->seed : sc->seed;
         sim->interrupt = opts ? opts->interrupt : NULL;
+        sim->out_lock = -1;
         sim->ncpus = sc->ncpus;
         sim->end_ns = sc->duration_ns;
         sim->tick_ns = MAX(1, NSEC_PER_SEC / sc->tick_hz);
@@ -266,7 +267,8 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         if (!check_events(sim, error) || !check_expectations(sim, error))
                 goto fail;
         if (opts && opts->out_dir) {
-                if (!output_dir_prepare(opts->out_dir, sim_output_names, error))
+                sim->out_lock = output_dir_claim(opts->out_dir, sim_output_names, error);
+                if (sim->out_lock < 0)
                         goto fail;
                 sim->out_dir = g_strdup(opts->out_dir);
                 sim->summary_only = opts->summary_only;
@@ -324,6 +326,7 @@ void sim_free(struct sim *sim)
         eventq_finish(&sim->q);
         g_free(sim->timed);
         g_free(sim->out_dir);
+        output_dir_unlock(sim->out_lock);
         if (sim->report)
                 report_free(sim->report);
         g_clear_error(&sim->run_error);
