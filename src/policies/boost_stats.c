@@ -81,6 +81,8 @@ void boost_stats_report(struct boost_stats *s, struct sim *sim, struct task *boo
         report_int(r, "policy_stats.switch_outs_again", s->switch_outs_again);
         report_int(r, "policy_stats.readers_boosted", s->boosted);
         report_int(r, "policy_stats.readers_unboosted", s->unboosted);
+        /* Boosted and never unboosted: at most the readers boosted when the run ended. */
+        report_int(r, "policy_stats.readers_still_boosted", s->boosted - s->unboosted);
         report_latency(r, "policy_stats.boost_delay", &s->delay);
         report_latency(r, "policy_stats.boosted_time", &s->boosted_time);
         report_int(r, "policy_stats.boosted_outside_cs", s->boosted_outside_cs);
