@@ -140,6 +140,8 @@ static int cmd_run(int argc, char **argv)
                 g_error_free(e);
                 return status;
         }
+        if (!quiet)
+                cli_warn_if_long(sim);
         gint64 t0 = g_get_monotonic_time();
 
         if (verbose && !quiet) {
@@ -269,10 +271,14 @@ static int cmd_validate(int argc, char **argv)
                         g_clear_error(&e);
                 }
                 for (guint p = 0; sc && p < names->len; p++) {
-                        if (!sim_check(sc, names->pdata[p], &e)) {
+                        g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = names->pdata[p] }, &e);
+
+                        if (!sim) {
                                 fprintf(stderr, "rcuboost: %s\n", e->message);
                                 g_clear_error(&e);
                                 ok = FALSE;
+                        } else if (p == 0) {
+                                cli_warn_if_long(sim);
                         }
                 }
                 if (!ok) {

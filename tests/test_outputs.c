@@ -785,6 +785,30 @@ START_TEST(check_of_nothing_is_an_error)
 }
 END_TEST
 
+START_TEST(a_run_that_would_take_days_is_announced)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = write_temp_scenario(dir, "days.scn",
+                "[scenario]\ncpus=1024\ntick_hz=100000\nduration=1000000s\n[output]\nmemory_sample=1s\n"
+                "[task:t]\nprogram=loop { compute 1ns }\n");
+        struct result r = run_cli("validate", path, NULL);
+
+        ck_assert_int_eq(r.status, 0);
+        ck_assert_msg(strstr(r.err, "warning: this run needs about 1.1e+15 events") != NULL, "%s", r.err);
+        ck_assert_ptr_nonnull(strstr(r.err, "[output] max_events"));
+        result_clear(&r);
+        /* bounded: nothing to say */
+        r = run_cli("validate", path, "--set", "output.max_events=1000000", NULL);
+        ck_assert_int_eq(r.status, 0);
+        ck_assert_msg(strstr(r.err, "warning") == NULL, "%s", r.err);
+        result_clear(&r);
+        /* the shipped scenarios are all quick */
+        r = run_cli("validate", "scenarios/bench-large.scn", "scenarios/oom.scn", NULL);
+        ck_assert_msg(strstr(r.err, "warning") == NULL, "%s", r.err);
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -806,6 +830,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, numbers_are_the_same_under_a_comma_locale);
         tcase_add_test(json, sweep_resumes_only_whole_rows_of_its_own_grid);
         tcase_add_test(json, check_of_nothing_is_an_error);
+        tcase_add_test(json, a_run_that_would_take_days_is_announced);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);

@@ -8,6 +8,7 @@
 
 #include "policies/policy.h"
 #include "sim/scenario.h"
+#include "sim/sim.h"
 #include "sim/units.h"
 
 static volatile int interrupted;        /* the signal number, once one came */
@@ -41,6 +42,19 @@ const volatile int *cli_interrupt_flag(void)
 int cli_interrupt_status(void)
 {
         return interrupted ? 128 + interrupted : 0;
+}
+
+void cli_warn_if_long(const struct sim *sim)
+{
+        /* A conservative engine speed: bench measures 5-10 M/s on a laptop core. */
+        const double rate = 5e6, limit_s = 1800;
+        double events = sim_estimate_events(sim);
+
+        if (events / rate < limit_s)
+                return;
+        fprintf(stderr, "rcuboost: warning: this run needs about %.2g events: at a few million events per "
+                "second, about %.0f hours; bound it with [output] max_events=N or a shorter duration "
+                "(docs/errors.md)\n", events, events / rate / 3600);
 }
 
 int cli_error_status(const GError *e)

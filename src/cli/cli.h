@@ -26,6 +26,12 @@ enum exit_code {
         "written); 2 bad input, or the scenario deadlocked or looped without time; 3 a safety\n" \
         "violation; 130/143 interrupted (docs/outputs.md)."
 
+/* Warn on stderr, before it starts, of a run estimated to take more than
+ * half an hour (sim_estimate_events() at a few million events per second)
+ * and not bounded by [output] max_events. */
+struct sim;
+void cli_warn_if_long(const struct sim *sim);
+
 /* The exit status for an error: 2 when the scenario or the command line is
  * at fault (SCENARIO_ERROR, UNITS_ERROR, G_OPTION_ERROR), else 1. */
 int cli_error_status(const GError *e);

@@ -647,6 +647,8 @@ int cli_compare(int argc, char **argv)
                         return status;
                 }
         }
+        if (!quiet)
+                cli_warn_if_long(jobs[0].sim);
         if (!quiet) {
                 g_ptr_array_add(names, NULL);
                 g_autofree char *list = g_strjoinv(", ", (char **)names->pdata);

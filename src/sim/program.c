@@ -349,6 +349,61 @@ out:
         return prog;
 }
 
+/* [from, to): a loop starting inside ends the walk (nothing after it
+ * runs); @in_loop: [from, to) is that loop's body. */
+static struct program_cost estimate(const struct program *p, const int *loop_end, int from, int to,
+                                    gboolean in_loop)
+{
+        struct program_cost c = { 0 };
+
+        for (int i = from; i < to; i++) {
+                const struct insn *in = &p->code[i];
+
+                if (loop_end[i] > i && !(in_loop && i == from)) {
+                        /* the loop's body, once round, is its rate from now on */
+                        struct program_cost body = estimate(p, loop_end, i, loop_end[i], TRUE);
+
+                        body.forever = TRUE;
+                        return body;
+                }
+                switch (in->op) {
+                case OP_COMPUTE:
+                case OP_SLEEP:
+                        c.events += 1;
+                        c.time_ns += dist_mean(&in->q);
+                        break;
+                case OP_CALL_RCU:
+                case OP_SYNC_RCU:
+                case OP_LOCK:
+                        c.events += 1;
+                        break;
+                case OP_REPEAT: {
+                        struct program_cost body = estimate(p, loop_end, i + 1, in->target, FALSE);
+
+                        if (body.forever)
+                                return body;
+                        c.events += in->arg * body.events;
+                        c.time_ns += in->arg * body.time_ns;
+                        i = in->target;
+                        break;
+                }
+                default:
+                        break;
+                }
+        }
+        return c;
+}
+
+void program_estimate(const struct program *p, struct program_cost *out)
+{
+        g_autofree int *loop_end = g_new0(int, p->len + 1);
+
+        for (int i = 0; i < p->len; i++)
+                if (p->code[i].op == OP_JUMP && p->code[i].target < i)
+                        loop_end[p->code[i].target] = i;
+        *out = estimate(p, loop_end, 0, p->len, FALSE);
+}
+
 void program_free(struct program *p)
 {
         if (!p)

@@ -71,6 +71,17 @@ struct program {
 struct program *program_parse(const char *text, GHashTable *mutexes, GError **error);
 void program_free(struct program *p);
 
+/* What a program costs the engine, from its statements' means: one pass
+ * makes @events events in @time_ns of simulated time; a program that loops
+ * forever does @events in every @time_ns for good (@forever).  For warning
+ * of runs that would take days, not for results. */
+struct program_cost {
+        double events;
+        double time_ns;
+        gboolean forever;
+};
+void program_estimate(const struct program *p, struct program_cost *out);
+
 /* For g_autoptr(); the code itself says struct program. */
 typedef struct program RcbProgram;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RcbProgram, program_free)

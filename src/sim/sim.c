@@ -181,6 +181,31 @@ static gboolean check_events(struct sim *sim, GError **error)
         return TRUE;
 }
 
+double sim_estimate_events(const struct sim *sim)
+{
+        double horizon = (double)sim->end_ns;
+        double events = sim->ncpus * horizon / (double)sim->tick_ns + horizon / (double)sim->sc->memory_sample_ns;
+
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                const struct task *t = g_ptr_array_index(sim->tasks, i);
+                struct program_cost c;
+                double active;
+
+                if (!t->prog || t->start_ns >= sim->end_ns)
+                        continue;
+                active = (double)(MIN(t->stop_ns, sim->end_ns) - t->start_ns);
+                program_estimate(t->prog, &c);
+                if (t->period_ns)
+                        events += active / (double)t->period_ns * (c.events + 2);
+                else if (c.forever && c.time_ns > 0)
+                        events += active / c.time_ns * c.events;
+                else
+                        events += c.events;
+        }
+        /* [output] max_events bounds it. */
+        return sim->sc->max_events > 0 ? MIN(events, (double)sim->sc->max_events) : events;
+}
+
 gboolean sim_check(const struct scenario *sc, const char *policy, GError **error)
 {
         struct sim *sim = sim_new(sc, &(struct sim_options){ .policy = policy }, error);

@@ -50,6 +50,12 @@ void sim_free(struct sim *sim);
  * output_dir_prepare(); sweep's row.csv and compare's files included). */
 extern const char *const sim_output_names[];
 
+/* About how many events the run will take (ticks, samples, and each
+ * task's statements at their means): to warn before a run that would take
+ * days.  A rough lower bound, not a prediction; at most [output]
+ * max_events when that is set. */
+double sim_estimate_events(const struct sim *sim);
+
 /* Would sim_new(@sc, @policy) succeed?  Builds the simulation without
  * outputs and frees it: commands that run several policies check them all
  * before running any. */
