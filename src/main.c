@@ -28,11 +28,14 @@ static void run_with_progress(struct sim *sim)
         int64_t end = sim_end_time(sim), step = MAX(end / 100, NSEC_PER_MSEC);
         gint64 t0 = g_get_monotonic_time();
 
-        for (int64_t t = step; ; t += step) {
+        for (int64_t t = step; ; ) {
                 double frac, wall;
                 char bar[31];
 
-                sim_run_until(sim, MIN(t, end));
+                /* A step of simulated time, or a million events if time crawls
+                 * (1 ns loops): the bar and its ETA keep moving either way. */
+                bool reached = sim_run_for(sim, MIN(t, end), 1000000);
+
                 frac = (double)sim_now(sim) / (double)end;
                 wall = (double)(g_get_monotonic_time() - t0) / 1e6;
                 for (int i = 0; i < 30; i++)
@@ -42,8 +45,10 @@ static void run_with_progress(struct sim *sim)
                         bar, frac * 100, sim_now(sim) / 1e9, end / 1e9,
                         wall > 0 ? (double)sim_events(sim) / wall / 1e6 : 0,
                         frac > 0 ? wall * (1 - frac) / frac : 0);
-                if (t >= end || strcmp(sim_end_reason(sim), "running") != 0)
+                if ((reached && t >= end) || strcmp(sim_end_reason(sim), "running") != 0)
                         break;
+                if (reached)
+                        t += step;
         }
         sim_run(sim);
         fputs("\r\033[K", stderr);
@@ -140,8 +145,10 @@ static int cmd_run(int argc, char **argv)
                 g_error_free(e);
                 return status;
         }
-        if (!quiet)
+        if (!quiet) {
+                cli_print_warnings(sc);
                 cli_warn_if_long(sim);
+        }
         gint64 t0 = g_get_monotonic_time();
 
         if (verbose && !quiet) {
@@ -278,6 +285,7 @@ static int cmd_validate(int argc, char **argv)
                                 g_clear_error(&e);
                                 ok = FALSE;
                         } else if (p == 0) {
+                                cli_print_warnings(sc);
                                 cli_warn_if_long(sim);
                         }
                 }

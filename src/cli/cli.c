@@ -57,6 +57,12 @@ void cli_warn_if_long(const struct sim *sim)
                 "(docs/errors.md)\n", events, events / rate / 3600);
 }
 
+void cli_print_warnings(const struct scenario *sc)
+{
+        for (guint i = 0; i < sc->warnings->len; i++)
+                fprintf(stderr, "rcuboost: warning: %s\n", (const char *)g_ptr_array_index(sc->warnings, i));
+}
+
 int cli_error_status(const GError *e)
 {
         return e->domain == SCENARIO_ERROR || e->domain == UNITS_ERROR || e->domain == G_OPTION_ERROR

@@ -31,6 +31,9 @@ enum exit_code {
  * and not bounded by [output] max_events. */
 struct sim;
 void cli_warn_if_long(const struct sim *sim);
+/* The scenario's warnings (valid but suspect: an [event] after the end), on stderr. */
+struct scenario;
+void cli_print_warnings(const struct scenario *sc);
 
 /* The exit status for an error: 2 when the scenario or the command line is
  * at fault (SCENARIO_ERROR, UNITS_ERROR, G_OPTION_ERROR), else 1. */

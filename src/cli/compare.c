@@ -647,8 +647,10 @@ int cli_compare(int argc, char **argv)
                         return status;
                 }
         }
-        if (!quiet)
+        if (!quiet) {
+                cli_print_warnings(sc);
                 cli_warn_if_long(jobs[0].sim);
+        }
         if (!quiet) {
                 g_ptr_array_add(names, NULL);
                 g_autofree char *list = g_strjoinv(", ", (char **)names->pdata);

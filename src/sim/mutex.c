@@ -87,6 +87,7 @@ bool mutex_lock(struct sim *sim, struct mutex *m, struct task *t)
         enqueue_waiter(m, t);
         /* The new waiter may lend its priority along the chain. */
         sched_update_prio(sim, m->owner);
+        rcu_check_deadlock(sim);
         return false;
 }
 

@@ -211,7 +211,59 @@ void rcu_synchronize(struct sim *sim, struct task *t)
 {
         /* As rcupreempt: a callback that wakes the caller (wakeme_after_rcu). */
         t->sync_start_ns = sim->now;
+        t->in_sync = true;
+        sim->rcu.sync_waiting++;
         enqueue_callback(sim, t, 0, t);
+        rcu_check_deadlock(sim);
+}
+
+/* Does reader @r hold up the grace period @waiter waits for?  Surely if its
+ * critical section began before the synchronize_rcu() call, or if it is on
+ * the index the flip in progress waits to drain.  (A later reader on the
+ * new index may not be: it is checked again when the next flip starts,
+ * when every reader then in a critical section is on the old index.) */
+static bool holds_up(const struct sim *sim, const struct task *r, const struct task *waiter)
+{
+        const struct rcu *rcu = &sim->rcu;
+
+        return r->rcu_read_start_ns <= waiter->sync_start_ns ||
+               (rcu->state != RCU_FLIP_IDLE && r->rcu_idx == !(rcu->completed & 1));
+}
+
+void rcu_check_deadlock(struct sim *sim)
+{
+        if (sim->rcu.sync_waiting == 0)
+                return;
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                struct task *r = sim_task(sim, (int)i);
+                struct task *o;
+                int steps = 0;
+
+                if (r->rcu_nesting == 0 || !r->blocked_on)
+                        continue;
+                /* Down the mutex chain (a mutex cycle is mutex.c's to report). */
+                for (o = r->blocked_on->owner; o && !o->in_sync && o->blocked_on && steps < (int)sim->tasks->len;
+                     o = o->blocked_on->owner, steps++)
+                        ;
+                if (!o || !o->in_sync || !holds_up(sim, r, o))
+                        continue;
+
+                GString *s = g_string_new(NULL);
+
+                g_string_printf(s, "deadlock: %s, in an RCU read-side critical section, waits for mutex %s",
+                                r->name, r->blocked_on->name);
+                for (struct task *p = r->blocked_on->owner; p; p = p->blocked_on->owner) {
+                        g_string_append_printf(s, " held by %s", p->name);
+                        if (p == o)
+                                break;
+                        g_string_append_printf(s, ", which waits for mutex %s", p->blocked_on->name);
+                }
+                g_string_append_printf(s, ", which waits in synchronize_rcu() for a grace period that waits "
+                                       "for %s (boosting cannot help: nobody can run)", r->name);
+                sim_stop(sim, "error", g_error_new_literal(SCENARIO_ERROR, SCENARIO_ERROR_INVALID, s->str));
+                g_string_free(s, TRUE);
+                return;
+        }
 }
 
 static void invoke(struct sim *sim, struct rcu_callback *cb)
@@ -223,6 +275,8 @@ static void invoke(struct sim *sim, struct rcu_callback *cb)
         if (sim->now - cb->call_ns > sim->sc->stall_threshold_ns)
                 (*(cb->waiter ? &rcu->sync_over_threshold : &rcu->cb_over_threshold))++;
         if (cb->waiter) {
+                cb->waiter->in_sync = false;
+                rcu->sync_waiting--;
                 latency_stat_add(&rcu->sync_latency, sim->now - cb->call_ns);
                 sched_wake(sim, cb->waiter);
         } else {
@@ -368,6 +422,7 @@ static void try_flip(struct sim *sim, int cpu)
                 rcu->state = RCU_FLIP_WAITACK;
                 sim_trace(sim, cpu, "rcu_grace_period", "rcu_preempt %ld start", (long)rcu->completed);
                 timeline_gp(sim->timeline, sim->now, rcu_flip_state_name(rcu->state));
+                rcu_check_deadlock(sim);
                 if (sim->policy->gp_start)
                         sim->policy->gp_start(sim->pol, rcu->completed);
                 break;

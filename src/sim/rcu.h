@@ -93,6 +93,7 @@ struct rcu {
         int64_t memory_bytes;
         int64_t peak_memory_bytes;
         int64_t outstanding;            /* callbacks registered, not invoked */
+        int sync_waiting;               /* tasks in synchronize_rcu() */
         /* rcutorture-style failures: waits longer than [rcu] stall_threshold. */
         int64_t gp_over_threshold;
         int64_t cb_over_threshold;
@@ -127,6 +128,12 @@ void rcu_read_unlock(struct sim *sim, struct task *t);
 void rcu_call(struct sim *sim, struct task *t, int64_t size_bytes);
 /* Register @t to be woken after a grace period; the caller then waits. */
 void rcu_synchronize(struct sim *sim, struct task *t);
+/* RCU in the wait-for graph: stop the run with a deadlock error if a reader
+ * blocked on a mutex waits, down the mutex chain, for a task in
+ * synchronize_rcu() whose grace period that reader holds up.  Called where
+ * such a cycle can close: a task blocks on a mutex, calls synchronize_rcu(),
+ * or a flip starts. */
+void rcu_check_deadlock(struct sim *sim);
 void rcu_tick(struct sim *sim, int cpu);
 /* Scheduler path: @t left its CPU inside a critical section. */
 void rcu_note_switch_out(struct sim *sim, struct task *t, enum rcu_block_reason why);

@@ -675,6 +675,7 @@ static struct scenario *scenario_alloc(const char *path)
         sc->tasks = g_ptr_array_new_with_free_func(task_spec_free);
         sc->mutexes = g_ptr_array_new_with_free_func(g_free);
         sc->events = g_ptr_array_new_with_free_func(event_spec_free);
+        sc->warnings = g_ptr_array_new_with_free_func(g_free);
         sc->expectations = g_ptr_array_new_with_free_func((GDestroyNotify)expect_free);
         sc->kf = g_key_file_new();
         sc->lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -694,6 +695,7 @@ void scenario_free(struct scenario *sc)
         g_ptr_array_unref(sc->tasks);
         g_ptr_array_unref(sc->mutexes);
         g_ptr_array_unref(sc->events);
+        g_ptr_array_unref(sc->warnings);
         g_ptr_array_unref(sc->expectations);
         g_key_file_free(sc->kf);
         g_hash_table_destroy(sc->lines);
@@ -775,6 +777,22 @@ static gboolean load_groups(struct scenario *sc, GError **error)
                             "%s: no [task:NAME] section (a scenario needs at least one task)", sc->path);
                 return FALSE;
         }
+        /* Valid, but likely not what was meant (a --set scenario.duration may
+         * have cut the run short on purpose, so not an error). */
+        for (guint i = 0; i < sc->events->len; i++) {
+                const struct timed_event_spec *es = g_ptr_array_index(sc->events, i);
+                g_autofree char *group = g_strconcat("event:", es->name, NULL);
+                g_autofree char *where = NULL, *at = NULL, *dur = NULL;
+
+                if (es->at_ns < sc->duration_ns)
+                        continue;
+                where = scenario_where(sc, group, "at");
+                at = units_format_duration(es->at_ns);
+                dur = units_format_duration(sc->duration_ns);
+                g_ptr_array_add(sc->warnings, g_strdup_printf("%s: %s is not before the end of the run "
+                                                              "(duration %s): the event never happens",
+                                                              where, at, dur));
+        }
         return TRUE;
 }
 
@@ -784,6 +802,9 @@ struct scenario *scenario_load_data(const char *data, const char *path,
         g_autoptr(RcbScenario) sc = scenario_alloc(path);
         GError *e = NULL;
 
+        /* Editors may start a UTF-8 file with a byte-order mark: not a line of the file. */
+        if (g_str_has_prefix(data, "\xEF\xBB\xBF"))
+                data += 3;
         if (!g_utf8_validate(data, -1, NULL) || memchr(data, '\0', strlen(data)) != NULL) {
                 int line = first_bad_line(data);
 

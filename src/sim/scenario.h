@@ -99,6 +99,7 @@ struct scenario {
         GPtrArray *mutexes;             /* char * names, index = mutex id */
         GPtrArray *events;              /* struct timed_event_spec * */
         GPtrArray *expectations;        /* struct expectation * ([expect]) */
+        GPtrArray *warnings;            /* char *: valid but suspect, located (stderr, summary.json) */
 
         GKeyFile *kf;                   /* kept for policy parameters */
         GHashTable *lines;              /* "group\nkey" -> line number */

@@ -400,8 +400,17 @@ static void check_guards(struct sim *sim)
 
 void sim_run_until(struct sim *sim, int64_t t_ns)
 {
+        sim_run_for(sim, t_ns, UINT64_MAX);
+}
+
+bool sim_run_for(struct sim *sim, int64_t t_ns, uint64_t events)
+{
+        uint64_t stop_at = sim->q.fired + MIN(events, UINT64_MAX - sim->q.fired);
+
         check_guards(sim);
         while (!sim->stopping && eventq_next_time(&sim->q) <= t_ns) {
+                if (sim->q.fired >= stop_at)
+                        return false;   /* more to do before t_ns */
                 struct event *ev = eventq_pop(&sim->q);
 
                 sim->now = ev->when;
@@ -414,6 +423,7 @@ void sim_run_until(struct sim *sim, int64_t t_ns)
         }
         if (!sim->stopping && sim->now < t_ns)
                 sim->now = MIN(t_ns, sim->end_ns);
+        return true;
 }
 
 void sim_run(struct sim *sim)
@@ -552,6 +562,10 @@ struct report *sim_build_report(struct sim *sim)
 
                 g_snprintf(key, sizeof(key), "policy_params.%s", pk->name);
                 report_string(r, key, v);
+        }
+        for (guint i = 0; i < sim->sc->warnings->len; i++) {
+                g_snprintf(key, sizeof(key), "warnings.%u", i);
+                report_string(r, key, g_ptr_array_index(sim->sc->warnings, i));
         }
         report_bool(r, "complete", sim_complete(sim));
         report_string(r, "end_reason", sim->end_reason);

@@ -39,6 +39,10 @@ struct sim_options {
 struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error);
 /* Process events up to and including @t_ns (or until the run stops). */
 void sim_run_until(struct sim *sim, int64_t t_ns);
+/* The same, but return after @events events at most: FALSE when it
+ * stopped short of @t_ns (a progress bar that updates even when simulated
+ * time crawls). */
+bool sim_run_for(struct sim *sim, int64_t t_ns, uint64_t events);
 /* Run to the end: duration, out of memory, event or memory budget,
  * interruption or error. */
 void sim_run(struct sim *sim);

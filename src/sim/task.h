@@ -108,6 +108,7 @@ struct task {
         uint64_t wakeup_overflows;      /* beyond the histogram's last bucket */
         sim_time_ns last_wakeup_ns;     /* cyclictest's "Act" */
         sim_time_ns sync_start_ns;
+        bool in_sync;                   /* waiting in synchronize_rcu() */
 
         /* ---- RCU (owned by rcu.c) ---- */
         int rcu_nesting;
