@@ -91,8 +91,25 @@ START_TEST(json_outputs_have_each_key_once)
 
         r = run_cli("bench", "--quick", "--repeat", "1", "--out", bench, NULL);
         ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(strstr(r.out, "x bare") != NULL, "%s", r.out);
         result_clear(&r);
-        g_object_unref(parse_json_file(bench_json));
+        {
+                g_autoptr(JsonParser) p = parse_json_file(bench_json);
+                JsonObject *root = json_root(p);
+                JsonArray *results = json_object_get_array_member(root, "results");
+
+                /* every case as a ratio to the baseline measured beside it, on a named machine */
+                ck_assert(strlen(json_object_get_string_member(json_object_get_object_member(root, "machine"),
+                                                               "cpu_model")) > 0);
+                ck_assert_int_ge(json_array_get_length(results), 3);
+                for (guint i = 0; i < json_array_get_length(results); i++) {
+                        JsonObject *c = json_array_get_object_element(results, i);
+
+                        ck_assert(json_object_get_double_member(c, "ratio_to_baseline") > 0);
+                        ck_assert(json_object_get_double_member(c, "baseline_events_per_s") > 0);
+                        ck_assert(g_str_has_prefix(json_object_get_string_member(c, "baseline_case"), "bare-heap"));
+                }
+        }
 }
 END_TEST
 

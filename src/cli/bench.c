@@ -4,12 +4,19 @@
  * is its own) --repeat times, reported as medians:
  *   null-events  the raw event queue, as ns-3's utils/bench-scheduler.cc
  *                measures it: 1e5 pending events, 1e6 events, each
- *                scheduling its successor exp(mean 100 ns) ahead;
+ *                scheduling its successor exp(mean 100 ns) ahead (also
+ *                with 1e6 pending: null-events:1000000);
  *   reference    scenarios/bench-large.scn (64 CPUs, 2,000 tasks, HZ=1000,
  *                10 s) under booster;
  *   scaling      generated scenarios: CPUs 1..256 (32 tasks per CPU) and
  *                tasks 10..10,000 (on 16 CPUs), 1 s simulated each.
- * Results go to DIR/bench.json and, with gnuplot, DIR/scaling.png.
+ * Machines here differ 2-3x and are shared, so every case is also given as a
+ * ratio to a baseline measured in the same loop: the barest engine there is
+ * (../shared/bench/bare-heap.c: a 4-ary min-heap of (time, seq) keys, no
+ * payload) on the null-event workload, run alternately with the case in
+ * each repeat so that a change of load hits both.  Ratios are medians of
+ * the per-repeat ratios.  Results go to DIR/bench.json and, with gnuplot,
+ * DIR/scaling.png.
  */
 #include <gio/gio.h>
 #include <gsl/gsl_randist.h>
@@ -17,6 +24,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,18 +61,99 @@ static void null_handler(struct sim *sim, struct event *ev)
         (void)ev;
 }
 
-static struct sample run_null_events(void)
+/* ---- the baseline: a bare 4-ary heap of (time, seq), as bare-heap.c ---- */
+
+struct bare_key {
+        uint64_t t, seq;
+};
+
+static inline bool bare_lt(struct bare_key a, struct bare_key b)
 {
-        enum { POPULATION = 100000, EVENTS = 1000000 };
+        return a.t < b.t || (a.t == b.t && a.seq < b.seq);
+}
+
+static void bare_push(struct bare_key *h, size_t *n, struct bare_key k)
+{
+        size_t i = (*n)++;
+
+        while (i) {
+                size_t p = (i - 1) / 4;
+
+                if (!bare_lt(k, h[p]))
+                        break;
+                h[i] = h[p];
+                i = p;
+        }
+        h[i] = k;
+}
+
+static struct bare_key bare_pop(struct bare_key *h, size_t *n)
+{
+        struct bare_key top = h[0], last = h[--*n];
+        size_t i = 0;
+
+        for (;;) {
+                size_t c = 4 * i + 1, best = c;
+
+                if (c >= *n)
+                        break;
+                for (size_t k = c + 1; k < c + 4 && k < *n; k++)
+                        if (bare_lt(h[k], h[best]))
+                                best = k;
+                if (!bare_lt(h[best], last))
+                        break;
+                h[i] = h[best];
+                i = best;
+        }
+        h[i] = last;
+        return top;
+}
+
+/* exp(mean 100 ns) from xorshift64, exactly as bare-heap.c draws it. */
+static inline uint64_t bare_expo(uint64_t *x)
+{
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        return (uint64_t)(-100.0 * log(1.0 - (double)(*x >> 11) * 0x1.0p-53));
+}
+
+/* The null-event workload on the bare heap (the reference's code and draws). */
+static struct sample run_bare_heap(int population)
+{
+        enum { EVENTS = 1000000 };
+        struct bare_key *h = g_new(struct bare_key, population + 1);
+        struct sample s = { 0 };
+        uint64_t x = 88172645463325252ull, seq = 0;
+        size_t n = 0;
+        gint64 t0;
+
+        for (int i = 0; i < population; i++)
+                bare_push(h, &n, (struct bare_key){ bare_expo(&x), seq++ });
+        t0 = g_get_monotonic_time();
+        for (int i = 0; i < EVENTS; i++) {
+                struct bare_key k = bare_pop(h, &n);
+
+                bare_push(h, &n, (struct bare_key){ k.t + bare_expo(&x), seq++ });
+        }
+        s.wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
+        s.events = EVENTS;
+        g_free(h);
+        return s;
+}
+
+static struct sample run_null_events(int population)
+{
+        enum { EVENTS = 1000000 };
         struct eventq q;
-        struct event *evs = g_new(struct event, POPULATION);
+        struct event *evs = g_new(struct event, population);
         gsl_rng *rng = gsl_rng_alloc(gsl_rng_taus2);
         struct sample s = { 0 };
         gint64 t0;
 
         eventq_init(&q);
         gsl_rng_set(rng, 1);
-        for (int i = 0; i < POPULATION; i++) {
+        for (int i = 0; i < population; i++) {
                 event_init(&evs[i], null_handler);
                 eventq_schedule(&q, &evs[i], (int64_t)gsl_ran_exponential(rng, 100.0));
         }
@@ -124,13 +213,16 @@ static char *scaling_scenario(int cpus, int tasks)
                 cpus, readers, updaters, cyclic, hogs);
 }
 
-/* "null-events", "reference", "cpus:N:T" or "tasks:N:T" */
+/* "null-events[:POP]", "bare-heap[:POP]", "reference", "cpus:N:T" or "tasks:N:T" */
 static int run_case(const char *name)
 {
         struct sample s;
+        int pop = strchr(name, ':') ? atoi(strchr(name, ':') + 1) : 100000;
 
-        if (!strcmp(name, "null-events")) {
-                s = run_null_events();
+        if (g_str_has_prefix(name, "null-events") && pop >= 1 && pop <= 10000000) {
+                s = run_null_events(pop);
+        } else if (g_str_has_prefix(name, "bare-heap") && pop >= 1 && pop <= 10000000) {
+                s = run_bare_heap(pop);
         } else if (!strcmp(name, "reference")) {
                 g_autoptr(GBytes) text = g_resources_lookup_data("/rcuboost/scenarios/bench-large.scn", 0, NULL);
 
@@ -157,8 +249,10 @@ static int run_case(const char *name)
 struct result {
         char *name;
         char *series;           /* "", "cpus" or "tasks" */
+        const char *baseline;   /* the bare-heap case it is measured against */
         int cpus, tasks;
         double events, events_per_s, wall_s, sim_per_wall, rss_kib;
+        double baseline_events_per_s, ratio;    /* medians; ratio of events/s, per repeat */
 };
 
 static double median(double *v, int n)
@@ -167,33 +261,65 @@ static double median(double *v, int n)
         return gsl_stats_median_from_sorted_data(v, 1, (size_t)n);
 }
 
+static gboolean run_child(const char *self, const char *name, struct sample *s)
+{
+        const char *argv[] = { self, "bench", "--case", name, NULL };
+        g_autofree char *out = NULL;
+        int status;
+
+        if (!g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL, &out, NULL, &status, NULL) ||
+            !g_spawn_check_wait_status(status, NULL) ||
+            sscanf(out, "%lf %lf %lf %lf", &s->events, &s->wall_s, &s->sim_s, &s->rss_kib) != 4) {
+                fprintf(stderr, "rcuboost: bench: case %s failed\n", name);
+                return FALSE;
+        }
+        return TRUE;
+}
+
 static gboolean measure(const char *self, struct result *r, int repeat)
 {
-        double eps[repeat], wall[repeat], ratio[repeat], rss[repeat];
+        double eps[repeat], wall[repeat], ratio[repeat], rss[repeat], base[repeat], rel[repeat];
 
         for (int i = 0; i < repeat; i++) {
-                const char *argv[] = { self, "bench", "--case", r->name, NULL };
-                g_autofree char *out = NULL;
-                int status;
-                struct sample s;
+                struct sample s, b;
 
-                if (!g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL, &out, NULL, &status, NULL) ||
-                    !g_spawn_check_wait_status(status, NULL) ||
-                    sscanf(out, "%lf %lf %lf %lf", &s.events, &s.wall_s, &s.sim_s, &s.rss_kib) != 4) {
-                        fprintf(stderr, "rcuboost: bench: case %s failed\n", r->name);
+                /* Baseline and case back to back: a load change hits both. */
+                if (!run_child(self, r->baseline, &b) || !run_child(self, r->name, &s))
                         return FALSE;
-                }
                 eps[i] = s.events / s.wall_s;
+                base[i] = b.events / b.wall_s;
+                rel[i] = eps[i] / base[i];
                 wall[i] = s.wall_s;
                 ratio[i] = s.sim_s / s.wall_s;
                 rss[i] = s.rss_kib;
                 r->events = s.events;
         }
         r->events_per_s = median(eps, repeat);
+        r->baseline_events_per_s = median(base, repeat);
+        r->ratio = median(rel, repeat);
         r->wall_s = median(wall, repeat);
         r->sim_per_wall = median(ratio, repeat);
         r->rss_kib = median(rss, repeat);
         return TRUE;
+}
+
+/* "model name" of /proc/cpuinfo, and the 1-minute load average. */
+static char *cpu_model(void)
+{
+        g_autofree char *info = NULL;
+        const char *p;
+
+        if (!g_file_get_contents("/proc/cpuinfo", &info, NULL, NULL) || !(p = strstr(info, "model name")) ||
+            !(p = strchr(p, ':')))
+                return g_strdup("unknown");
+        return g_strstrip(g_strndup(p + 1, strcspn(p + 1, "\n")));
+}
+
+static double load_average(void)
+{
+        g_autofree char *s = NULL;
+
+        return g_file_get_contents("/proc/loadavg", &s, NULL, NULL) ? g_ascii_strtod(s, NULL) : -1;
 }
 
 static gboolean write_json(const char *dir, struct result *res, int n, int repeat, GError **error)
@@ -204,14 +330,29 @@ static gboolean write_json(const char *dir, struct result *res, int n, int repea
         if (!o)
                 return FALSE;
         f = outfile_stream(o);
-        fprintf(f, "{\n  \"repeat\": %d,\n  \"statistic\": \"median\",\n  \"results\": [\n", repeat);
+        g_autofree char *model = cpu_model();
+        g_autofree char *model_json = NULL;
+        {
+                GString *m = g_string_new(NULL);
+
+                for (const char *c = model; *c; c++)
+                        if (*c != '"' && *c != '\\' && (unsigned char)*c >= 0x20)
+                                g_string_append_c(m, *c);
+                model_json = g_string_free(m, FALSE);
+        }
+        fprintf(f, "{\n  \"repeat\": %d,\n  \"statistic\": \"median\",\n"
+                "  \"machine\": {\"cpu_model\": \"%s\", \"online_cpus\": %d, \"load_average_1min\": %.2f},\n"
+                "  \"baseline\": \"bare 4-ary heap of (time, seq) keys on the null-event workload, run alternately "
+                "with each case; ratio = events_per_s / baseline_events_per_s, median of per-repeat ratios\",\n"
+                "  \"results\": [\n", repeat, model_json, g_get_num_processors(), load_average());
         for (int i = 0; i < n; i++)
                 fprintf(f, "    {\"case\": \"%s\", \"series\": \"%s\", \"cpus\": %d, \"tasks\": %d, "
-                        "\"events\": %.0f, \"events_per_s\": %.0f, \"wall_s\": %.6f, "
+                        "\"events\": %.0f, \"events_per_s\": %.0f, \"baseline_case\": \"%s\", "
+                        "\"baseline_events_per_s\": %.0f, \"ratio_to_baseline\": %.3f, \"wall_s\": %.6f, "
                         "\"sim_s_per_wall_s\": %.3f, \"peak_rss_kib\": %.0f}%s\n",
                         res[i].name, res[i].series, res[i].cpus, res[i].tasks, res[i].events,
-                        res[i].events_per_s, res[i].wall_s, res[i].sim_per_wall, res[i].rss_kib,
-                        i + 1 < n ? "," : "");
+                        res[i].events_per_s, res[i].baseline, res[i].baseline_events_per_s, res[i].ratio,
+                        res[i].wall_s, res[i].sim_per_wall, res[i].rss_kib, i + 1 < n ? "," : "");
         fputs("  ]\n}\n", f);
         return outfile_commit(o, error);
 }
@@ -288,8 +429,10 @@ int cli_bench(int argc, char **argv)
         g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
         int n = 0;
 
-        res = g_new0(struct result, 2 + G_N_ELEMENTS(cpu_steps) + G_N_ELEMENTS(task_steps));
+        res = g_new0(struct result, 3 + G_N_ELEMENTS(cpu_steps) + G_N_ELEMENTS(task_steps));
         res[n++] = (struct result){ .name = g_strdup("null-events"), .series = "" };
+        res[n++] = (struct result){ .name = g_strdup("null-events:1000000"), .series = "",
+                                    .baseline = "bare-heap:1000000" };
         res[n++] = (struct result){ .name = g_strdup("reference"), .series = "", .cpus = 64, .tasks = 2000 };
         for (size_t i = 0; i < G_N_ELEMENTS(cpu_steps); i++) {
                 if (quick && cpu_steps[i] > 64)
@@ -305,14 +448,22 @@ int cli_bench(int argc, char **argv)
                 res[n].name = g_strdup_printf("tasks:%d:%d", res[n].cpus, res[n].tasks);
                 n++;
         }
-        printf("%-16s %14s %12s %14s %10s\n", "case", "events/s", "wall (s)", "sim s/wall s", "peak RSS");
+        g_autofree char *model = cpu_model();
+
+        printf("machine: %s, %d CPUs online, load average %.2f; ratios are to a bare 4-ary heap on the\n"
+               "null-event workload, measured alternately in the same loop (bare-heap.c)\n",
+               model, g_get_num_processors(), load_average());
+        printf("%-20s %14s %10s %12s %14s %10s\n", "case", "events/s", "x bare", "wall (s)", "sim s/wall s",
+               "peak RSS");
         for (int i = 0; i < n; i++) {
+                if (!res[i].baseline)
+                        res[i].baseline = "bare-heap";
                 if (!measure(self, &res[i], repeat)) {
                         status = EXIT_FAILED;
                         continue;
                 }
-                printf("%-16s %14.0f %12.3f %14.2f %7.1f MiB\n", res[i].name, res[i].events_per_s,
-                       res[i].wall_s, res[i].sim_per_wall, res[i].rss_kib / 1024);
+                printf("%-20s %14.0f %9.2fx %12.3f %14.2f %7.1f MiB\n", res[i].name, res[i].events_per_s,
+                       res[i].ratio, res[i].wall_s, res[i].sim_per_wall, res[i].rss_kib / 1024);
                 fflush(stdout);
         }
         if (!write_json(out, res, n, repeat, &e)) {
