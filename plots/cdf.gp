@@ -11,6 +11,7 @@
 #              the grace periods still pending at the end, which never
 #              complete and so are not in the distribution
 set terminal @term
+set termoption noenhanced   # call_rcu() and synchronize_rcu() as written, no subscripts
 set output outfile
 set datafile separator ","
 set title sprintf("%s -- scenario %s", what, scenario)

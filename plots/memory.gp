@@ -8,6 +8,7 @@
 #   limit_mib  the memory limit in MiB (0: none)
 #   term, outfile  terminal specification and output file
 set terminal @term
+set termoption noenhanced   # call_rcu() and synchronize_rcu() as written, no subscripts
 set output outfile
 set datafile separator ","
 set title sprintf("Memory waiting on RCU over time -- scenario %s", scenario)

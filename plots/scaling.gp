@@ -1,6 +1,6 @@
 # scaling.gp - engine cost against the size of the simulated system.
 # Set by `rcuboost bench`: datafile (series size events_per_s ns_per_event rss_mib), outfile.
-set terminal pngcairo size 1100,500 font "Sans,10"
+set terminal pngcairo size 1100,500 font "Sans,10" noenhanced
 set output outfile
 set multiplot layout 1,2 title "rcuboost engine scaling (medians; 1 s simulated per case)"
 set logscale x

@@ -6,6 +6,7 @@
 #   yticks     the lanes, as a gnuplot tic list ("cpu0" 0, "gp" 1, ...)
 #   nlanes     how many lanes
 set terminal @term
+set termoption noenhanced   # call_rcu() and synchronize_rcu() as written, no subscripts
 set output outfile
 set title sprintf("What ran, who was in a critical section, who was boosted -- %s, policy %s", scenario, policy)
 set xlabel "simulated time (ms)"

@@ -826,6 +826,21 @@ START_TEST(a_run_that_would_take_days_is_announced)
 }
 END_TEST
 
+START_TEST(plot_templates_render_underscores_as_written)
+{
+        /* enhanced text would make call_rcu() a subscript: every template turns it off */
+        static const char *const templates[] = { "cdf.gp", "memory.gp", "timeline.gp", "sweep.gp", "scaling.gp" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(templates); i++) {
+                g_autofree char *path = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "plots", templates[i], NULL);
+                g_autofree char *text = NULL;
+
+                ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+                ck_assert_msg(strstr(text, "noenhanced") != NULL, "%s renders _ as a subscript", templates[i]);
+        }
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -848,6 +863,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, sweep_resumes_only_whole_rows_of_its_own_grid);
         tcase_add_test(json, check_of_nothing_is_an_error);
         tcase_add_test(json, a_run_that_would_take_days_is_announced);
+        tcase_add_test(json, plot_templates_render_underscores_as_written);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 120);
