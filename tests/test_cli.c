@@ -563,7 +563,7 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, progress_bar_on_a_terminal_only);
         tcase_add_test(runs, trace_window_limits_the_trace);
         tcase_add_test(runs, interrupted_sweep_resumes_to_the_same_result);
-        tcase_set_timeout(runs, 120);
+        tcase_set_timeout(runs, 300);
         suite_add_tcase(s, usage);
         suite_add_tcase(s, runs);
         return s;

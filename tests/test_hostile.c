@@ -89,7 +89,7 @@ static Suite *hostile_suite(void)
         TCase *tc = tcase_create("scenarios");
 
         tcase_add_test(tc, hostile_scenarios_behave_as_their_headers_say);
-        tcase_set_timeout(tc, 120);
+        tcase_set_timeout(tc, 300);
         suite_add_tcase(s, tc);
         return s;
 }

@@ -866,7 +866,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, plot_templates_render_underscores_as_written);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
-        tcase_set_timeout(json, 120);
+        tcase_set_timeout(json, 300);
         suite_add_tcase(s, json);
         return s;
 }
