@@ -1,10 +1,12 @@
-# cdf.gp - a latency distribution (CDF, log time axis), one curve per policy.
+# cdf.gp - a latency distribution's tail: the fraction of samples at or above
+# x, log-log (as latency papers draw it), one curve per policy (a point at
+# each bin edge, so that a policy with one sample still shows).
 #
 # Set by `rcuboost compare`:
-#   datadir, policies, scenario, term, outfile   as in memory.gp
-#   metric     the distribution in DATADIR/POLICY/distributions.csv
-#              (gp_latency, callback_latency, sync_latency, rt_wakeup_latency,
-#              policy_stats.boost_delay, policy_stats.boosted_time)
+#   datadir, policies, titles, colours, scenario, term, outfile   as in memory.gp
+#              (only the policies that measured something are listed)
+#   stem       the data is DATADIR/POLICY/tail-STEM.dat: "x_ns,fraction", one
+#              point per histogram bin edge, the last at the maximum with 1/N
 #   what       what it measures, for the title
 #   unit, scale   x axis unit and nanoseconds per unit ("ms", 1e6)
 #   extra      more plot elements (", FILE using ..."), or "" -- compare adds
@@ -16,12 +18,14 @@ set output outfile
 set datafile separator ","
 set title sprintf("%s -- scenario %s", what, scenario)
 set xlabel sprintf("%s (%s, log scale)", what, unit)
-set ylabel "fraction of events at or below"
-set logscale x
+set ylabel "fraction of samples this slow or slower (log scale)"
+set logscale xy
+set format y "%g"
 set grid xtics mxtics ytics
-set key bottom right box opaque
-set yrange [0:1.02]
-# Each bin is a segment from (lo, cdf_lo) to (hi, cdf): linear within a bin.
-plot for [i=1:words(policies)] datadir.'/'.word(policies, i).'/distributions.csv' every ::1 \
-         using (strcol(1) eq metric ? $2/scale : NaN):5:(($3-$2)/scale):($6-$5) \
-         with vectors nohead lw 2 lc i title word(titles, i) @extra
+set key bottom left box opaque   # tails run from top left to bottom right
+set yrange [*:1.5]
+# a policy whose whole distribution is the shortest bin stays off the border
+set offsets graph 0.04, graph 0.02, 0, 0
+plot for [i=1:words(policies)] datadir.'/'.word(policies, i).'/tail-'.stem.'.dat' \
+         every ::1 using ($1/scale):2 with linespoints lw 2 pt 7 ps 0.5 lc rgb word(colours, i) \
+         title word(titles, i) @extra

@@ -4,6 +4,7 @@
 #   datadir    the compare output directory (DATADIR/POLICY/memory.csv)
 #   policies   space-separated policy names
 #   titles     the same, a run that did not finish marked (pi-lock(FAILED)), for the key
+#   colours    the same, each policy's colour (one palette for every plot)
 #   scenario   scenario name, for the title
 #   limit_mib  the memory limit in MiB (0: none)
 #   term, outfile  terminal specification and output file
@@ -22,5 +23,5 @@ if (limit_mib > 0) {
     set label 1 sprintf("memory limit (%g MiB)", limit_mib) at graph 0.99, first limit_mib right offset 0,0.7 tc rgb "#c00000"
 }
 plot for [i=1:words(policies)] datadir.'/'.word(policies, i).'/memory.csv' \
-         every ::1 using ($1/1e9):($2/1048576.0) with lines lw 2 title word(titles, i), \
+         every ::1 using ($1/1e9):($2/1048576.0) with lines lw 2 lc rgb word(colours, i) title word(titles, i), \
      datadir.'/oom-events.csv' every ::1 using 2:3 with points pt 7 ps 2 lc rgb "#c00000" title "out of memory"

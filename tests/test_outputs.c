@@ -841,6 +841,36 @@ START_TEST(plot_templates_render_underscores_as_written)
 }
 END_TEST
 
+START_TEST(latency_plots_show_the_tail)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *none = g_build_filename(dir, "none", NULL);
+        g_autofree char *booster = g_build_filename(dir, "booster", NULL);
+        g_autofree char *tail = NULL;
+        struct result r = run_cli("compare", "scenarios/rt-latency.scn", "--policies", "none,booster", "--set",
+                                  "scenario.duration=2s", "--out", dir, "-q", NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        ck_assert(exists(dir, "rt-latency.png") && exists(dir, "boost-delay.png"));
+        /* none boosted nobody: not in the boost-delay plot or its key */
+        ck_assert(!exists(none, "tail-boost-delay.dat") && exists(booster, "tail-boost-delay.dat"));
+        /* the tail ends at the slowest sample, 1/N high: booster's worst RT wake-up shows */
+        tail = file_contents(booster, "tail-rt-latency.dat");
+        {
+                g_auto(GStrv) rows = g_strsplit(g_strstrip(tail), "\n", -1);
+                guint n = g_strv_length(rows);
+                g_auto(GStrv) last = g_strsplit(rows[n - 1], ",", 2);
+                g_auto(GStrv) first = g_strsplit(rows[1], ",", 2);
+
+                ck_assert_str_eq(rows[0], "x_ns,fraction_at_or_above");
+                ck_assert_double_eq_tol(g_ascii_strtod(first[1], NULL), 1.0, 1e-9);
+                ck_assert_double_eq_tol(g_ascii_strtod(last[1], NULL), 1.0 / 2000, 1e-9);
+                ck_assert_double_gt(g_ascii_strtod(last[0], NULL), 1e6);   /* the stall: over 1 ms */
+        }
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -864,6 +894,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, check_of_nothing_is_an_error);
         tcase_add_test(json, a_run_that_would_take_days_is_announced);
         tcase_add_test(json, plot_templates_render_underscores_as_written);
+        tcase_add_test(json, latency_plots_show_the_tail);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 300);

@@ -76,6 +76,11 @@ GBytes *cli_plot_template(const char *name);
  * gnuplot on it with the variable assignments @vars; FALSE with @error
  * (gnuplot's own message) if it fails.  The caller checks gnuplot exists. */
 gboolean cli_gnuplot(const char *name, const char *script, const char *vars, GError **error);
+/* The colour (#rrggbb) @policy has in every plot, compare's and sweep's:
+ * one palette (Okabe-Ito, readable by colour-blind readers), by the
+ * policy's place in the registry. */
+const char *cli_policy_colour(const char *policy);
+
 /* @s as a gnuplot string literal ("..." with \\ and \" escaped): a path,
  * title or --vary value can never be read as gnuplot code. */
 char *cli_gnuplot_literal(const char *s);

@@ -178,8 +178,9 @@ static gboolean write_events(const char *dir, struct result *res, int n, GError 
                 return FALSE;
         fputs("policy,pending_ms,y\n", outfile_stream(o));
         for (int p = 0; p < n; p++)
-                if (res[p].pending_gp_ns > res[p].gp_max_ns)   /* worth seeing beside the CDF */
-                        fprintf(outfile_stream(o), "%s,%.6f,1\n", res[p].policy, res[p].pending_gp_ns / 1e6);
+                if (res[p].pending_gp_ns > res[p].gp_max_ns)   /* worth seeing beside the tail */
+                        fprintf(outfile_stream(o), "%s,%.6f,%.9g\n", res[p].policy, res[p].pending_gp_ns / 1e6,
+                                1 / (res[p].counts[0] + 1));
         return outfile_commit(o, error);
 }
 
@@ -308,8 +309,6 @@ struct plotter {
         const char *dir;
         const char *format;
         const char *scenario;
-        char *policies;         /* space-separated */
-        char *titles;           /* the same, failed runs marked: legend entries */
         int drawn, failed;
 };
 
@@ -328,8 +327,26 @@ static const char *terminal(const char *format, int height)
 }
 
 /* Run template @name writing DIR/@stem.FORMAT, with @vars already set. */
-static void draw(struct plotter *pl, const char *name, const char *stem, GString *vars, int height)
+/* Run template @name for the runs @idx[0..nidx) of @res. */
+static void draw(struct plotter *pl, const char *name, const char *stem, GString *vars, int height,
+                 const struct result *res, const int *idx, int nidx)
 {
+        GString *pols = g_string_new(NULL), *titles = g_string_new(NULL), *colours = g_string_new(NULL);
+
+        for (int i = 0; i < nidx; i++) {
+                const struct result *r = &res[idx[i]];
+
+                g_string_append_printf(pols, "%s%s", i ? " " : "", r->policy);
+                g_string_append_printf(titles, "%s%s", i ? " " : "", r->title);
+                g_string_append_printf(colours, "%s%s", i ? " " : "", cli_policy_colour(r->policy));
+        }
+        cli_gnuplot_var(vars, "policies", pols->str);
+        cli_gnuplot_var(vars, "titles", titles->str);
+        cli_gnuplot_var(vars, "colours", colours->str);
+        g_string_free(pols, TRUE);
+        g_string_free(titles, TRUE);
+        g_string_free(colours, TRUE);
+
         g_autofree char *plotdir = g_build_filename(pl->dir, "plots", NULL);
         g_autofree char *script = g_build_filename(plotdir, name, NULL);
         g_autofree char *final = g_strdup_printf("%s/%s.%s", pl->dir, stem, pl->format);
@@ -338,8 +355,6 @@ static void draw(struct plotter *pl, const char *name, const char *stem, GString
 
         g_mkdir_with_parents(plotdir, 0755);
         cli_gnuplot_var(vars, "datadir", pl->dir);
-        cli_gnuplot_var(vars, "policies", pl->policies);
-        cli_gnuplot_var(vars, "titles", pl->titles);
         cli_gnuplot_var(vars, "scenario", pl->scenario);
         cli_gnuplot_var(vars, "term", terminal(pl->format, height));
         cli_gnuplot_var(vars, "outfile", tmp);
@@ -358,23 +373,79 @@ static void draw(struct plotter *pl, const char *name, const char *stem, GString
         pl->drawn++;
 }
 
+/* POLICY/tail-STEM.dat: the fraction of @metric's samples at or above x
+ * (the complementary CDF), from distributions.csv's exact counts: a point
+ * at both edges of every bin, the last at the maximum with 1/N, so that
+ * the slowest sample shows on a log axis. */
+static gboolean prepare_tail(const char *rundir, const char *metric, const char *stem)
+{
+        g_autofree char *src = g_build_filename(rundir, "distributions.csv", NULL);
+        g_autofree char *name = g_strdup_printf("tail-%s.dat", stem);
+        g_autofree char *dst = g_build_filename(rundir, name, NULL);
+        g_autofree char *text = NULL;
+        g_auto(GStrv) lines = NULL;
+        struct bin { double lo, hi, n; };
+        g_autoptr(GArray) rows = g_array_new(FALSE, FALSE, sizeof(struct bin));
+        GString *out = g_string_new("x_ns,fraction_at_or_above\n");
+        double total = 0, cum = 0;
+        gboolean ok;
+
+        if (!g_file_get_contents(src, &text, NULL, NULL)) {
+                g_string_free(out, TRUE);
+                return FALSE;
+        }
+        lines = g_strsplit(text, "\n", -1);
+        for (int i = 1; lines[i]; i++) {
+                g_auto(GStrv) f = g_strsplit(lines[i], ",", 6);
+                struct bin b;
+
+                if (g_strv_length(f) < 4 || strcmp(f[0], metric) != 0)
+                        continue;
+                b.lo = g_ascii_strtod(f[1], NULL);
+                b.hi = g_ascii_strtod(f[2], NULL);
+                b.n = g_ascii_strtod(f[3], NULL);
+                total += b.n;
+                g_array_append_val(rows, b);
+        }
+        for (guint i = 0; i < rows->len && total > 0; i++) {
+                const struct bin *b = &g_array_index(rows, struct bin, i);
+
+                /* Both edges of every bin: flat between bins, where no sample is. */
+                g_string_append_printf(out, "%.0f,%.9g\n", b->lo, (total - cum) / total);
+                cum += b->n;
+                g_string_append_printf(out, "%.0f,%.9g\n", b->hi, i + 1 < rows->len ? (total - cum) / total
+                                                                                : 1 / total);
+        }
+        ok = g_file_set_contents(dst, out->str, (gssize)out->len, NULL);
+        g_string_free(out, TRUE);
+        return ok && total > 0;
+}
+
 static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limit_bytes)
 {
         GString *vars = g_string_new(NULL);
+        int all[n], some[n];
         char num[64];
 
+        for (int p = 0; p < n; p++)
+                all[p] = p;
         g_snprintf(num, sizeof(num), "limit_mib=%.6f; ", limit_bytes / 1048576.0);
         g_string_append(vars, num);
-        draw(pl, "memory.gp", "memory", vars, 600);
+        draw(pl, "memory.gp", "memory", vars, 600, res, all, n);
         for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
-                gboolean any = FALSE;
+                int nsome = 0;
 
-                for (int p = 0; p < n; p++)
-                        any |= res[p].counts[k] > 0;
-                if (!any)
+                /* Only the runs that measured something are in the plot and its key. */
+                for (int p = 0; p < n; p++) {
+                        g_autofree char *rundir = g_build_filename(pl->dir, res[p].policy, NULL);
+
+                        if (res[p].counts[k] > 0 && prepare_tail(rundir, cdfs[k].metric, cdfs[k].stem))
+                                some[nsome++] = p;
+                }
+                if (nsome == 0)
                         continue;       /* e.g. no synchronize_rcu() in this scenario */
                 g_string_truncate(vars, 0);
-                cli_gnuplot_var(vars, "metric", cdfs[k].metric);
+                cli_gnuplot_var(vars, "stem", cdfs[k].stem);
                 cli_gnuplot_var(vars, "what", cdfs[k].what);
                 cli_gnuplot_var(vars, "unit", cdfs[k].unit);
                 g_snprintf(num, sizeof(num), "scale=%g; ", cdfs[k].scale);
@@ -391,7 +462,7 @@ static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limi
                 } else {
                         cli_gnuplot_var(vars, "extra", "");
                 }
-                draw(pl, "cdf.gp", cdfs[k].stem, vars, 600);
+                draw(pl, "cdf.gp", cdfs[k].stem, vars, 600, res, some, nsome);
         }
         for (int p = 0; p < n; p++) {
                 g_autofree char *rundir = g_build_filename(pl->dir, res[p].policy, NULL);
@@ -408,7 +479,7 @@ static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limi
                 cli_gnuplot_var(vars, "yticks", tics);
                 g_snprintf(num, sizeof(num), "nlanes=%d; ", nlanes);
                 g_string_append(vars, num);
-                draw(pl, "timeline.gp", stem, vars, 160 + 26 * nlanes);
+                draw(pl, "timeline.gp", stem, vars, 160 + 26 * nlanes, res, &all[p], 1);
         }
         g_string_free(vars, TRUE);
 }
@@ -703,18 +774,8 @@ int cli_compare(int argc, char **argv)
                 struct plotter pl = {
                         .dir = out, .format = format ? format : "png", .scenario = sc->name,
                 };
-                GString *pol = g_string_new(NULL);
-                GString *titles = g_string_new(NULL);
 
-                for (guint p = 0; p < names->len; p++) {
-                        g_string_append_printf(pol, "%s%s", p ? " " : "", (char *)names->pdata[p]);
-                        g_string_append_printf(titles, "%s%s", p ? " " : "", res[p].title);
-                }
-                pl.policies = g_string_free(pol, FALSE);
-                pl.titles = g_string_free(titles, FALSE);
                 draw_all(&pl, res, (int)names->len, sc->memory_limit_bytes);
-                g_free(pl.policies);
-                g_free(pl.titles);
                 if (pl.failed && status == EXIT_OK)
                         status = EXIT_FAILED;
                 if (!quiet)
