@@ -78,7 +78,7 @@ static int cmd_run(int argc, char **argv)
                   "Also write a timeline for Perfetto: Chrome trace-event JSON, or ftrace text for a FILE.txt",
                   "FILE" },
                 { "trace-format", 0, 0, G_OPTION_ARG_STRING, &trace_format,
-                  "json (Chrome trace events) or ftrace (kernel tracepoint lines); default: by FILE's extension",
+                  "json (Chrome trace events) or ftrace (kernel tracepoint lines); default: ftrace for a FILE ending in .txt (any case), else json",
                   "FORMAT" },
                 { "trace-window", 0, 0, G_OPTION_ARG_STRING, &trace_window,
                   "Trace only this window of the run, e.g. 990ms,60ms (default: all of it)", "START,LENGTH" },
@@ -239,13 +239,14 @@ static int cmd_validate(int argc, char **argv)
         g_auto(GStrv) sets = NULL;
         g_autofree char *policies_opt = NULL;
         g_autoptr(GPtrArray) names = g_ptr_array_new();
-        gboolean keys = FALSE;
+        gboolean keys = FALSE, quiet = FALSE;
         const GOptionEntry entries[] = {
                 { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key (repeatable)",
                   "SECTION.KEY=VALUE" },
                 { "policies", 'p', 0, G_OPTION_ARG_STRING, &policies_opt,
                   "Check the scenario runs under these policies (default: all, as compare runs)", "A,B,..." },
                 { "keys", 'k', 0, G_OPTION_ARG_NONE, &keys, "List every section and key a scenario may use", NULL },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors and warnings", NULL },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO... - check scenario files without running them");
@@ -299,11 +300,12 @@ static int cmd_validate(int argc, char **argv)
                         ntasks += ((struct task_spec *)g_ptr_array_index(sc->tasks, k))->count;
                 g_autofree char *dur = g_strdup_printf("%.3g s", sc->duration_ns / 1e9);
 
-                printf("%s: ok: %d CPU%s at %d Hz, %s, %d task%s, %u mutex%s, %u timed event%s, "
-                       "policy %s\n", argv[i], sc->ncpus, sc->ncpus > 1 ? "s" : "", sc->tick_hz, dur,
-                       ntasks, ntasks == 1 ? "" : "s", sc->mutexes->len,
-                       sc->mutexes->len == 1 ? "" : "es", sc->events->len,
-                       sc->events->len == 1 ? "" : "s", sc->policy);
+                if (!quiet)
+                        printf("%s: ok: %d CPU%s at %d Hz, %s, %d task%s, %u mutex%s, %u timed event%s, "
+                               "policy %s\n", argv[i], sc->ncpus, sc->ncpus > 1 ? "s" : "", sc->tick_hz, dur,
+                               ntasks, ntasks == 1 ? "" : "s", sc->mutexes->len,
+                               sc->mutexes->len == 1 ? "" : "es", sc->events->len,
+                               sc->events->len == 1 ? "" : "s", sc->policy);
         }
         return status;
 }

@@ -871,6 +871,46 @@ START_TEST(latency_plots_show_the_tail)
 }
 END_TEST
 
+/* ---- one command line ---- */
+
+START_TEST(options_mean_one_thing_everywhere)
+{
+        static const char *const commands[] = { "run", "validate", "compare", "sweep", "bench", "check" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+                struct result r = run_cli(commands[i], "--help", NULL);
+                const char *v = strstr(r.out, "  -v, --");
+                const char *j = strstr(r.out, "  -j, --jobs=J");
+
+                ck_assert_int_eq(r.status, 0);
+                /* every command that prints progress or results can be quiet */
+                ck_assert_msg(strstr(r.out, "  -q, --quiet") != NULL, "%s has no -q", commands[i]);
+                /* -v is --verbose wherever it exists */
+                ck_assert_msg(!v || g_str_has_prefix(v, "  -v, --verbose"), "%s: -v is not --verbose", commands[i]);
+                /* the same -j default everywhere */
+                ck_assert_msg(!j || strstr(j, "(default: one per CPU)"), "%s: another -j default", commands[i]);
+                result_clear(&r);
+        }
+}
+END_TEST
+
+START_TEST(trace_format_by_extension_in_any_case)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *upper = g_build_filename(dir, "TRACE.TXT", NULL);
+        g_autofree char *text = NULL;
+        struct result r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=50ms", "--out", out,
+                                  "--trace", upper, "-q", NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert(g_file_get_contents(upper, &text, NULL, NULL));
+        ck_assert(g_str_has_prefix(text, "# tracer: nop"));
+        ck_assert_ptr_nonnull(strstr(text, "timestamps in seconds"));
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -895,6 +935,8 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, a_run_that_would_take_days_is_announced);
         tcase_add_test(json, plot_templates_render_underscores_as_written);
         tcase_add_test(json, latency_plots_show_the_tail);
+        tcase_add_test(json, options_mean_one_thing_everywhere);
+        tcase_add_test(json, trace_format_by_extension_in_any_case);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 300);

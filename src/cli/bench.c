@@ -393,11 +393,12 @@ int cli_bench(int argc, char **argv)
         g_autofree char *one = NULL;
         g_autofree char *out = NULL;
         gint repeat = 5;
-        gboolean quick = FALSE;
+        gboolean quick = FALSE, quiet = FALSE;
         const GOptionEntry entries[] = {
                 { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeat, "Runs per case; medians are reported (default 5)", "N" },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/bench)", "DIR" },
                 { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Fewer cases and repeats (for CI)", NULL },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors (results in bench.json)", NULL },
                 { "case", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &one, "Run one case (internal)", "NAME" },
                 { NULL },
         };
@@ -450,11 +451,13 @@ int cli_bench(int argc, char **argv)
         }
         g_autofree char *model = cpu_model();
 
-        printf("machine: %s, %d CPUs online, load average %.2f; ratios are to a bare 4-ary heap on the\n"
-               "null-event workload, measured alternately in the same loop (bare-heap.c)\n",
-               model, g_get_num_processors(), load_average());
-        printf("%-20s %14s %10s %12s %14s %10s\n", "case", "events/s", "x bare", "wall (s)", "sim s/wall s",
-               "peak RSS");
+        if (!quiet) {
+                printf("machine: %s, %d CPUs online, load average %.2f; ratios are to a bare 4-ary heap on the\n"
+                       "null-event workload, measured alternately in the same loop (bare-heap.c)\n",
+                       model, g_get_num_processors(), load_average());
+                printf("%-20s %14s %10s %12s %14s %10s\n", "case", "events/s", "x bare", "wall (s)", "sim s/wall s",
+                       "peak RSS");
+        }
         for (int i = 0; i < n; i++) {
                 if (!res[i].baseline)
                         res[i].baseline = "bare-heap";
@@ -462,6 +465,8 @@ int cli_bench(int argc, char **argv)
                         status = EXIT_FAILED;
                         continue;
                 }
+                if (quiet)
+                        continue;
                 printf("%-20s %14.0f %9.2fx %12.3f %14.2f %7.1f MiB\n", res[i].name, res[i].events_per_s,
                        res[i].ratio, res[i].wall_s, res[i].sim_per_wall, res[i].rss_kib / 1024);
                 fflush(stdout);
@@ -472,7 +477,8 @@ int cli_bench(int argc, char **argv)
                 status = EXIT_FAILED;
         } else {
                 plot_scaling(out, res, n);
-                printf("medians of %d runs in %s/bench.json; scaling plot %s/scaling.png\n", repeat, out, out);
+                if (!quiet)
+                        printf("medians of %d runs in %s/bench.json; scaling plot %s/scaling.png\n", repeat, out, out);
         }
         for (int i = 0; i < n; i++)
                 g_free(res[i].name);

@@ -12,6 +12,7 @@
 
 struct check_run {
         gboolean tap;
+        gboolean quiet;         /* failures and the count only */
         const char *out;
         int passed;
         int failed;
@@ -34,7 +35,7 @@ static void check_result(struct check_run *cr, gboolean ok, const char *fmt, ...
                 cr->failed++;
         if (cr->tap)
                 printf("%s %d - %s\n", ok ? "ok" : "not ok", cr->passed + cr->failed, msg);
-        else
+        else if (!ok || !cr->quiet)
                 printf("%s %s\n", ok ? "ok  " : "FAIL", msg);
 }
 
@@ -144,14 +145,15 @@ int cli_check(int argc, char **argv)
 {
         gboolean tap = FALSE;
         g_autofree char *out = NULL;
+        struct check_run cr = { 0 };
         const GOptionEntry entries[] = {
                 { "tap", 0, 0, G_OPTION_ARG_NONE, &tap, "Print TAP (Test Anything Protocol)", NULL },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &cr.quiet, "Print only failures and the count", NULL },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
                   "Also write each run's outputs to DIR/SCENARIO/POLICY", "DIR" },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("FILE|DIR... - run scenarios and test their [expect] lines");
-        struct check_run cr = { 0 };
         int status = EXIT_OK;
 
         g_option_context_add_main_entries(ctx, entries, NULL);

@@ -105,12 +105,11 @@ gboolean cli_parse_window(const char *s, int64_t *start_ns, int64_t *length_ns)
 
 gboolean cli_trace_format(const char *format, const char *file, bool *ftrace)
 {
-        if (!format)
-                *ftrace = file && g_str_has_suffix(file, ".txt");
-        else if (!strcmp(format, "json") || !strcmp(format, "ftrace"))
-                *ftrace = !strcmp(format, "ftrace");
-        else
+        g_autofree char *lower = file ? g_ascii_strdown(file, -1) : NULL;
+
+        if (format && strcmp(format, "json") != 0 && strcmp(format, "ftrace") != 0)
                 return FALSE;
+        *ftrace = format ? !strcmp(format, "ftrace") : lower && g_str_has_suffix(lower, ".txt");  /* .TXT too */
         return TRUE;
 }
 

@@ -461,17 +461,18 @@ int cli_sweep(int argc, char **argv)
         g_autofree char *metric = NULL;
         g_autofree char *emit = NULL;
         gboolean merge = FALSE;
-        gint seeds = 1, jobs = 1, only = -1;
+        gint seeds = 1, jobs = (gint)MIN(g_get_num_processors(), 64), only = -1;
         gboolean quiet = FALSE;
         const GOptionEntry entries[] = {
-                { "vary", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &vary,
+                /* no -v: that is --verbose wherever it exists */
+                { "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary,
                   "A scenario key and its values (repeatable: the cross product is run)", "SECTION.KEY=V1,V2,..." },
                 { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key in every run (repeatable)",
                   "SECTION.KEY=VALUE" },
                 { "policies", 'p', 0, G_OPTION_ARG_STRING, &policies, "Comma-separated policies (default: all)", "A,B" },
                 { "seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "Seeds per point: SEED, SEED+1, ... (default 1)", "N" },
                 { "seed", 's', 0, G_OPTION_ARG_STRING, &seed, "First seed (default: the scenario's)", "SEED" },
-                { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs in parallel (threads; default 1)", "J" },
+                { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs in parallel (default: one per CPU)", "J" },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/SCENARIO-sweep)", "DIR" },
                 { "metric", 'm', 0, G_OPTION_ARG_STRING, &metric,
                   "Metric to plot against the first --vary, named as in [expect] (default gp_latency.max)", "NAME" },

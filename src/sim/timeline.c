@@ -86,7 +86,7 @@ struct timeline *timeline_new(FILE *f, enum timeline_format format, int64_t star
         if (f && format == TIMELINE_CSV) {
                 fputs("kind,lane,start_ns,end_ns,label\n", f);
         } else if (f && format == TIMELINE_FTRACE) {
-                fprintf(f, "# tracer: nop\n#\n# rcuboost: simulated, %d CPUs; timestamps in ns\n#\n"
+                fprintf(f, "# tracer: nop\n#\n# rcuboost: simulated, %d CPUs; timestamps in seconds (ns resolution)\n#\n"
                         "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
                         "#              | |         |   |||||     |         |\n", ncpus);
         } else if (f) {
