@@ -911,6 +911,32 @@ START_TEST(trace_format_by_extension_in_any_case)
 }
 END_TEST
 
+START_TEST(sweep_plot_reads_as_compare)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *script = NULL, *dat = NULL;
+        struct result r = run_cli("sweep", "scenarios/oom.scn", "--vary", "policy.booster_period=1ms,5ms,80ms",
+                                  "--policies", "booster,pi-lock", "--seeds", "3", "--set", "scenario.duration=1200ms",
+                                  "--out", dir, "-q", NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert(exists(dir, "sweep.png"));
+        result_clear(&r);
+        dat = file_contents(dir, "sweep-plot.dat");
+        /* no interval below zero */
+        {
+                g_auto(GStrv) rows = g_strsplit(dat, "\n", -1);
+
+                for (int i = 0; rows[i]; i++) {
+                        double x, mean, lo, hi;
+
+                        if (sscanf(rows[i], "%lf %lf %lf %lf", &x, &mean, &lo, &hi) == 4)
+                                ck_assert_msg(lo >= 0, "interval below zero: %s", rows[i]);
+                }
+        }
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -937,6 +963,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, latency_plots_show_the_tail);
         tcase_add_test(json, options_mean_one_thing_everywhere);
         tcase_add_test(json, trace_format_by_extension_in_any_case);
+        tcase_add_test(json, sweep_plot_reads_as_compare);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 300);

@@ -335,7 +335,12 @@ static void plot_sweep(struct sweep *sw, const char *metric)
         int col = -1, curves = 0, points = 0;
         /* Times in ms and sizes in MiB read better than ns and bytes. */
         double yscale = g_str_has_suffix(metric, "_ns") ? 1e6 : g_str_has_suffix(metric, "_bytes") ? 1048576.0 : 1;
-        g_autofree char *ylabel = g_strdup_printf("%s%s", metric, yscale == 1e6 ? " (ms)" : yscale > 1 ? " (MiB)" : "");
+        /* "gp_latency.max (ms)": the unit in words, not as a key's _ns */
+        g_autofree char *bare = g_strndup(metric, strlen(metric) - (g_str_has_suffix(metric, "_ns") ? 3 :
+                                                                    g_str_has_suffix(metric, "_bytes") ? 6 : 0));
+        g_autofree char *ylabel = g_strdup_printf("%s%s", bare, yscale == 1e6 ? " (ms)" : yscale > 1 ? " (MiB)" : "");
+        g_autoptr(GString) colours = g_string_new(NULL);
+        double xmin = INFINITY, xmax = -INFINITY;
         int per_point = sw->seeds;
 
         if (!g_file_get_contents(csv, &text, NULL, NULL))
@@ -366,6 +371,8 @@ static void plot_sweep(struct sweep *sw, const char *metric)
                 g_auto(GStrv) first = g_strsplit(lines[1 + c * per_point], ",", -1);
                 GString *name = g_string_new(first[1]);
 
+                g_string_append_printf(colours, "%s%s", c ? " " : "", cli_policy_colour(first[1]));
+
                 for (int a = 1; a < sw->naxes; a++)
                         g_string_append_printf(name, " %s=%s", sw->axes[a].key, first[3 + a]);
                 /* a column header in a data file: a '"' in a value would end it early */
@@ -391,9 +398,12 @@ static void plot_sweep(struct sweep *sw, const char *metric)
                                 sd = gsl_stats_sd_m(vals, 1, (size_t)n, mean);
                                 half = gsl_cdf_tdist_Pinv(0.975, n - 1) * sd / sqrt(n);
                         }
-                        g_string_append_printf(out, "%g %g %g %g\n",
-                                               numeric ? axis_number(sw->axes[0].values[v], &numeric) : v,
-                                               mean, mean - half, mean + half);
+                        double x = numeric ? axis_number(sw->axes[0].values[v], &numeric) : v;
+
+                        xmin = MIN(xmin, x);
+                        xmax = MAX(xmax, x);
+                        /* times, sizes and counts are never negative: the interval stops at 0 */
+                        g_string_append_printf(out, "%g %g %g %g\n", x, mean, MAX(0, mean - half), mean + half);
                 }
                 g_string_append(out, "\n\n");
                 curves++;
@@ -420,11 +430,14 @@ static void plot_sweep(struct sweep *sw, const char *metric)
 
         cli_gnuplot_var(vars, "datafile", dat);
         cli_gnuplot_var(vars, "outfile", png);
-        cli_gnuplot_var(vars, "metric", metric);
+        cli_gnuplot_var(vars, "metric", bare);
         cli_gnuplot_var(vars, "ylabel", ylabel);
         cli_gnuplot_var(vars, "xlabel", xlabel);
         cli_gnuplot_var(vars, "xtics_list", xtics->str);
-        g_string_append_printf(vars, "curves=%d; numeric=%d; seeds=%d", curves, numeric, sw->seeds);
+        cli_gnuplot_var(vars, "colours", colours->str);
+        /* values spanning more than a decade: a log axis */
+        g_string_append_printf(vars, "curves=%d; numeric=%d; seeds=%d; logx=%d", curves, numeric, sw->seeds,
+                               numeric && xmin > 0 && xmax / xmin > 10);
         g_string_free(xtics, TRUE);
         if (!cli_gnuplot("sweep.gp", script, vars->str, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
