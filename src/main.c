@@ -146,7 +146,7 @@ static int cmd_run(int argc, char **argv)
                 return status;
         }
         if (!quiet) {
-                cli_print_warnings(sc);
+                cli_print_warnings(sc, sim);
                 cli_warn_if_long(sim);
         }
         gint64 t0 = g_get_monotonic_time();
@@ -285,9 +285,10 @@ static int cmd_validate(int argc, char **argv)
                                 fprintf(stderr, "rcuboost: %s\n", e->message);
                                 g_clear_error(&e);
                                 ok = FALSE;
-                        } else if (p == 0) {
-                                cli_print_warnings(sc);
-                                cli_warn_if_long(sim);
+                        } else {
+                                cli_print_warnings(p == 0 ? sc : NULL, sim);
+                                if (p == 0)
+                                        cli_warn_if_long(sim);
                         }
                 }
                 if (!ok) {

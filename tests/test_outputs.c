@@ -937,6 +937,34 @@ START_TEST(sweep_plot_reads_as_compare)
 }
 END_TEST
 
+START_TEST(an_event_on_another_policys_thread_is_skipped_with_a_note)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *summary = NULL;
+        struct result r = run_cli("run", "tests/hostile/event-on-policy-thread.scn", "--policy", "none", "--out", dir,
+                                  NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(strstr(r.err, "policy none has no thread 'rcu_booster': the event is skipped") != NULL,
+                      "%s", r.err);
+        summary = file_contents(dir, "summary.json");
+        ck_assert_ptr_nonnull(strstr(summary, "has no thread 'rcu_booster'"));
+        result_clear(&r);
+        /* a thread nobody has is still an error */
+        {
+                g_autofree char *scn = write_temp_scenario(dir, "typo.scn",
+                        "[scenario]\ncpus=1\n[task:r]\nprogram=compute 1ms\n"
+                        "[event:x]\nat=1ms\ntask=rcu_boosterr\nsched=fifo:5\n");
+                g_autofree char *out2 = g_build_filename(dir, "o2", NULL);
+
+                r = run_cli("run", scn, "--policy", "booster", "--out", out2, "-q", NULL);
+                ck_assert_int_eq(r.status, 2);
+                ck_assert_msg(strstr(r.err, "no task named 'rcu_boosterr'") != NULL, "%s", r.err);
+                result_clear(&r);
+        }
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -964,6 +992,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, options_mean_one_thing_everywhere);
         tcase_add_test(json, trace_format_by_extension_in_any_case);
         tcase_add_test(json, sweep_plot_reads_as_compare);
+        tcase_add_test(json, an_event_on_another_policys_thread_is_skipped_with_a_note);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 300);

@@ -57,10 +57,12 @@ void cli_warn_if_long(const struct sim *sim)
                 "(docs/errors.md)\n", events, events / rate / 3600);
 }
 
-void cli_print_warnings(const struct scenario *sc)
+void cli_print_warnings(const struct scenario *sc, const struct sim *sim)
 {
-        for (guint i = 0; i < sc->warnings->len; i++)
+        for (guint i = 0; sc && i < sc->warnings->len; i++)
                 fprintf(stderr, "rcuboost: warning: %s\n", (const char *)g_ptr_array_index(sc->warnings, i));
+        for (guint i = 0; sim && i < sim_warnings(sim)->len; i++)
+                fprintf(stderr, "rcuboost: warning: %s\n", (const char *)g_ptr_array_index(sim_warnings(sim), i));
 }
 
 int cli_error_status(const GError *e)

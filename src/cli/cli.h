@@ -31,9 +31,10 @@ enum exit_code {
  * and not bounded by [output] max_events. */
 struct sim;
 void cli_warn_if_long(const struct sim *sim);
-/* The scenario's warnings (valid but suspect: an [event] after the end), on stderr. */
+/* The scenario's warnings (valid but suspect: an [event] after the end),
+ * and those of @sim's policy (may be NULL), on stderr. */
 struct scenario;
-void cli_print_warnings(const struct scenario *sc);
+void cli_print_warnings(const struct scenario *sc, const struct sim *sim);
 
 /* The exit status for an error: 2 when the scenario or the command line is
  * at fault (SCENARIO_ERROR, UNITS_ERROR, G_OPTION_ERROR), else 1. */

@@ -719,7 +719,8 @@ int cli_compare(int argc, char **argv)
                 }
         }
         if (!quiet) {
-                cli_print_warnings(sc);
+                for (guint p = 0; p < names->len; p++)
+                        cli_print_warnings(p == 0 ? sc : NULL, jobs[p].sim);
                 cli_warn_if_long(jobs[0].sim);
         }
         if (!quiet) {

@@ -205,6 +205,7 @@ const struct boost_policy_ops booster_policy_ops = {
         .name = "booster",
         .summary = "approach 1: booster thread, aged per-CPU lists, locks off the fast paths (use this one)",
         .keys = booster_keys,
+        .threads = (const char *const[]){ "rcu_booster", NULL },
         .create = create_booster,
         .reader_blocked = reader_blocked_booster,
         .reader_unlock = reader_unlock_booster,

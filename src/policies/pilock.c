@@ -319,6 +319,7 @@ const struct boost_policy_ops pilock_policy_ops = {
         .name = "pi-lock",
         .summary = "approach 3: a per-task lock used only for priority inheritance (cannot boost reliably)",
         .keys = pi_keys,
+        .threads = (const char *const[]){ "rcu_booster", NULL },
         .create = create_pi,
         .reader_blocked = reader_blocked_pi,
         .reader_unlock = reader_unlock_pi,

@@ -59,6 +59,10 @@ struct boost_policy_ops {
         const char *name;               /* "booster": what --policy takes */
         const char *summary;            /* one line for `rcuboost policies` */
         const struct policy_key *keys;  /* terminated by a NULL name; may be NULL */
+        /* The kernel threads create() makes ("rcu_booster"), NULL-terminated;
+         * may be NULL.  An [event] on a thread another policy has is skipped,
+         * with a warning, under a policy without it. */
+        const char *const *threads;
 
         /* Called once while the simulation is built, before the first event:
          * parse parameters with policy_param_*(), allocate state, create
@@ -131,5 +135,7 @@ const char *policy_names(void);
 /* Is @key a [policy] key of any registered policy? */
 const struct policy_key *policy_any_key(const char *key);
 const struct policy_key *policy_key_find(const struct boost_policy_ops *ops, const char *key);
+/* Is @name a thread some registered policy creates? */
+bool policy_any_thread(const char *name);
 
 #endif

@@ -58,3 +58,12 @@ const struct policy_key *policy_any_key(const char *key)
         }
         return NULL;
 }
+
+bool policy_any_thread(const char *name)
+{
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
+                for (const char *const *t = (*p)->threads; t && *t; t++)
+                        if (!strcmp(*t, name))
+                                return true;
+        return false;
+}

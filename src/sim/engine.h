@@ -44,6 +44,7 @@ struct sim {
         struct cpu *cpus;
         GPtrArray *tasks;               /* struct task *, by id */
         GHashTable *tasks_named;        /* an [event] task= name -> GPtrArray of its tasks */
+        GPtrArray *warnings;            /* char *: this policy's, beside the scenario's */
         int nmutexes;
         struct mutex *mutexes;
         struct rcu rcu;

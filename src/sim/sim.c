@@ -169,6 +169,15 @@ static gboolean check_events(struct sim *sim, GError **error)
 
                 if (!es->task)
                         continue;
+                if (!g_hash_table_contains(sim->tasks_named, es->task) && policy_any_thread(es->task)) {
+                        /* Another policy's thread: nothing to change under this one. */
+                        g_autofree char *where = scenario_where(sim->sc, group, "task");
+
+                        g_ptr_array_add(sim->warnings, g_strdup_printf(
+                                "%s: policy %s has no thread '%s': the event is skipped", where,
+                                sim->policy->name, es->task));
+                        continue;
+                }
                 if (!g_hash_table_contains(sim->tasks_named, es->task)) {
                         g_autofree char *where = scenario_where(sim->sc, group, "task");
 
@@ -179,6 +188,11 @@ static gboolean check_events(struct sim *sim, GError **error)
                 }
         }
         return TRUE;
+}
+
+const GPtrArray *sim_warnings(const struct sim *sim)
+{
+        return sim->warnings;
 }
 
 double sim_estimate_events(const struct sim *sim)
@@ -245,6 +259,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         sim->seed = opts && opts->seed_set ? opts->seed : sc->seed;
         sim->interrupt = opts ? opts->interrupt : NULL;
         sim->out_lock = -1;
+        sim->warnings = g_ptr_array_new_with_free_func(g_free);
         sim->ncpus = sc->ncpus;
         sim->end_ns = sc->duration_ns;
         sim->tick_ns = MAX(1, NSEC_PER_SEC / sc->tick_hz);
@@ -344,6 +359,7 @@ void sim_free(struct sim *sim)
         g_free(sim->mutexes);
         if (sim->tasks_named)
                 g_hash_table_destroy(sim->tasks_named);
+        g_ptr_array_unref(sim->warnings);
         g_ptr_array_unref(sim->tasks);
         oracle_finish(&sim->oracle);
         latency_stat_finish(&sim->rt_wakeup);
@@ -563,9 +579,11 @@ struct report *sim_build_report(struct sim *sim)
                 g_snprintf(key, sizeof(key), "policy_params.%s", pk->name);
                 report_string(r, key, v);
         }
-        for (guint i = 0; i < sim->sc->warnings->len; i++) {
+        for (guint i = 0; i < sim->sc->warnings->len + sim->warnings->len; i++) {
+                guint n = sim->sc->warnings->len;
+
                 g_snprintf(key, sizeof(key), "warnings.%u", i);
-                report_string(r, key, g_ptr_array_index(sim->sc->warnings, i));
+                report_string(r, key, g_ptr_array_index(i < n ? sim->sc->warnings : sim->warnings, i < n ? i : i - n));
         }
         report_bool(r, "complete", sim_complete(sim));
         report_string(r, "end_reason", sim->end_reason);

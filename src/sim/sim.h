@@ -59,6 +59,8 @@ extern const char *const sim_output_names[];
  * days.  A rough lower bound, not a prediction; at most [output]
  * max_events when that is set. */
 double sim_estimate_events(const struct sim *sim);
+/* Warnings of this run (e.g. an [event] on a thread this policy lacks), NULL-terminated view. */
+const GPtrArray *sim_warnings(const struct sim *sim);
 
 /* Would sim_new(@sc, @policy) succeed?  Builds the simulation without
  * outputs and frees it: commands that run several policies check them all
