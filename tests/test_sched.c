@@ -283,6 +283,29 @@ START_TEST(a_huge_rr_timeslice_does_not_wrap)
 }
 END_TEST
 
+START_TEST(affinity_each_pins_copy_i_to_cpu_i)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=4\nduration=20ms\n"
+                                        "[task:w]\ncount=6\naffinity=each\nprogram=loop { compute 1ms; sleep 1ms }\n",
+                                        "none", &sc);
+
+        sim_run(sim);
+        for (int k = 0; k < 6; k++) {
+                g_autofree char *name = g_strdup_printf("w.%d", k);
+                struct task *t = find_task(sim, name);
+
+                /* copy k may run on CPU k mod 4 and nowhere else, and did run there */
+                for (int c = 0; c < 4; c++)
+                        ck_assert_int_eq(cpumask_test(&t->affinity, c), c == k % 4);
+                ck_assert_int_eq(t->cpu, k % 4);
+                ck_assert_int_gt(t->sum_exec_ns, 0);
+        }
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 static Suite *sched_suite(void)
 {
         Suite *s = suite_create("sched");
@@ -304,6 +327,7 @@ static Suite *sched_suite(void)
         tcase_add_test(thr, rt_throttling_leaves_time_to_fair_tasks);
         tcase_add_test(thr, no_throttling_by_default);
         tcase_add_test(thr, a_huge_rr_timeslice_does_not_wrap);
+        tcase_add_test(thr, affinity_each_pins_copy_i_to_cpu_i);
         suite_add_tcase(s, pre);
         suite_add_tcase(s, pol);
         suite_add_tcase(s, place);

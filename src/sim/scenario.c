@@ -232,7 +232,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "mutex:NAME", "description", "", "declares a priority-inheriting mutex" },
         { "task:NAME", "program", "(required)", "what the task does, e.g. loop { compute 1ms; sleep 1ms }" },
         { "task:NAME", "sched", "normal:0", "fifo:1..99, rr:1..99 or normal:-20..19" },
-        { "task:NAME", "affinity", "all", "CPUs it may run on, e.g. 0-3,6" },
+        { "task:NAME", "affinity", "all", "CPUs it may run on, e.g. 0-3,6; each: copy i of count=N on CPU i mod cpus" },
         { "task:NAME", "count", "1", "copies, named NAME.0, NAME.1, ..." },
         { "task:NAME", "start", "0", "when it first wakes" },
         { "task:NAME", "stop", "never", "it exits at the first safe statement boundary after this" },
@@ -491,8 +491,12 @@ static gboolean load_task(struct scenario *sc, const char *group, GHashTable *mu
         if (*total_tasks > SCENARIO_MAX_TASKS)
                 return invalid(sc, error, group, "count", "more than %d tasks in all", SCENARIO_MAX_TASKS);
         aff = get(sc, group, "affinity");
-        if (aff && !units_parse_affinity(aff, sc->ncpus, &ts->affinity, &e))
+        if (aff && !strcmp(aff, "each")) {
+                /* One copy per CPU without N sections: copy i on CPU i mod cpus. */
+                ts->affinity_each = TRUE;
+        } else if (aff && !units_parse_affinity(aff, sc->ncpus, &ts->affinity, &e)) {
                 return invalid_from(sc, error, group, "affinity", e);
+        }
         if (ts->stop_ns != SIM_TIME_NEVER && ts->stop_ns <= ts->start_ns)
                 return invalid(sc, error, group, "stop", "must be later than start");
         prog = get(sc, group, "program");

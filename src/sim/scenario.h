@@ -37,6 +37,7 @@ struct task_spec {
         char *name;
         struct sched_spec sched;
         struct cpumask affinity;
+        gboolean affinity_each;         /* affinity=each: copy i pinned to CPU i mod ncpus */
         int count;                      /* copies: NAME.0 .. NAME.(count-1) when > 1 */
         sim_time_ns start_ns;
         sim_time_ns stop_ns;            /* SIM_TIME_NEVER: runs to the end */

@@ -97,7 +97,13 @@ static void create_tasks(struct sim *sim)
                                                               : g_strdup(ts->name);
                         struct task *t = task_new_scripted(sim, name, ts->program, sim->seed);
 
-                        task_set_sched(t, &ts->sched, &ts->affinity);
+                        struct cpumask one;
+
+                        if (ts->affinity_each) {
+                                cpumask_clear(&one);
+                                cpumask_set(&one, k % sc->ncpus);
+                        }
+                        task_set_sched(t, &ts->sched, ts->affinity_each ? &one : &ts->affinity);
                         t->start_ns = ts->start_ns;
                         t->stop_ns = ts->stop_ns;
                         t->period_ns = ts->period_ns;
