@@ -1,26 +1,43 @@
 # bash completion for rcuboost -*- shell-script -*-
+# Plain bash: it needs neither the bash-completion package nor its helpers.
 
 _rcuboost_policies()
 {
         rcuboost policies 2>/dev/null | awk 'NF && $1 !~ /=/ && $1 != "Policy" { print $1 }'
 }
 
+# The long options COMMAND --help lists: the completion follows the binary.
+_rcuboost_options()
+{
+        rcuboost "$1" --help 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u
+}
+
+_rcuboost_files()       # _rcuboost_files [dirs]: scenario files (or directories) matching $cur
+{
+        local IFS=$'\n'
+        if [[ $1 == dirs ]]; then
+                COMPREPLY=($(compgen -d -- "$cur"))
+        else
+                COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.scn' -- "$cur"))
+        fi
+        compopt -o filenames 2>/dev/null
+}
+
 _rcuboost()
 {
-        local cur prev words cword
-        _init_completion || return
-
+        local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+        local cmd=${COMP_WORDS[1]}
         local commands="run compare check sweep bench validate policies"
-        if [[ $cword -eq 1 ]]; then
+
+        COMPREPLY=()
+        if [[ $COMP_CWORD -eq 1 ]]; then
                 COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
                 return
         fi
-
-        local cmd=${words[1]}
         case $prev in
         --policy|-p)
-                COMPREPLY=($(compgen -W "$(_rcuboost_policies)" -- "$cur"))
-                return ;;
+                [[ $cmd == run ]] && { COMPREPLY=($(compgen -W "$(_rcuboost_policies)" -- "$cur")); return; }
+                ;&      # compare, sweep, validate: -p is --policies
         --policies)
                 local prefix=${cur%,*}
                 [[ $prefix == "$cur" ]] && prefix="" || prefix="$prefix,"
@@ -33,28 +50,22 @@ _rcuboost()
                 COMPREPLY=($(compgen -W "json ftrace" -- "$cur"))
                 return ;;
         --out|-o)
-                _filedir -d
+                _rcuboost_files dirs
                 return ;;
         --trace|-t|--emit-jobs)
-                [[ $cmd == compare && $prev != --emit-jobs ]] || { _filedir; return; } ;;
-        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--window|-w|--trace-window|--set|--vary|-v|--metric|-m)
+                if [[ $cmd != compare || $prev == --emit-jobs ]]; then
+                        local IFS=$'\n'
+                        COMPREPLY=($(compgen -f -- "$cur"))
+                        compopt -o filenames 2>/dev/null
+                        return
+                fi ;;
+        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--window|-w|--trace-window|--set|--vary|--metric|-m|--case|--only)
                 return ;;
         esac
-
-        local opts
-        case $cmd in
-        run)      opts="--policy --out --seed --set --trace --trace-format --trace-window --quiet --verbose --help" ;;
-        compare)  opts="--policies --out --seed --format --window --set --trace --trace-format --jobs --quiet --help" ;;
-        check)    opts="--tap --out --help" ;;
-        sweep)    opts="--vary --set --policies --seeds --seed --jobs --out --metric --emit-jobs --merge --quiet --help" ;;
-        bench)    opts="--repeat --out --quick --help" ;;
-        validate) opts="--set --keys --help" ;;
-        policies) opts="--help" ;;
-        esac
         if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-        else
-                _filedir '@(scn)'
+                COMPREPLY=($(compgen -W "$(_rcuboost_options "$cmd")" -- "$cur"))
+        elif [[ $cmd != policies && $cmd != bench ]]; then
+                _rcuboost_files
         fi
 } &&
 complete -F _rcuboost rcuboost

@@ -965,6 +965,60 @@ START_TEST(an_event_on_another_policys_thread_is_skipped_with_a_note)
 }
 END_TEST
 
+/* What the completion offers for @line (words as typed, the last being completed). */
+static char *complete_line(const char *line)
+{
+        g_autofree char *bindir = g_path_get_dirname(g_getenv("RCUBOOST_BIN"));
+        g_autofree char *script = g_strdup_printf(
+                "PATH='%s':$PATH; source completions/rcuboost.bash; read -ra COMP_WORDS <<< '%s'; "
+                "[[ '%s' == *' ' ]] && COMP_WORDS+=(''); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); _rcuboost; "
+                "printf '%%s\\n' \"${COMPREPLY[@]}\"", bindir, line, line);
+        /* --norc: no bash-completion package, no _init_completion */
+        char *argv[] = { "/bin/bash", "--norc", "--noprofile", "-c", script, NULL };
+        char *out = NULL;
+        int status;
+
+        ck_assert(g_spawn_sync(g_getenv("RCUBOOST_SRCDIR"), argv, NULL, 0, NULL, NULL, &out, NULL, &status, NULL));
+        ck_assert_msg(g_spawn_check_wait_status(status, NULL), "completion failed for '%s'", line);
+        return out;
+}
+
+START_TEST(completion_works_in_plain_bash_for_every_command)
+{
+        static const char *const commands[] = { "run", "validate", "compare", "sweep", "bench", "check", "policies" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+                g_autofree char *line = g_strdup_printf("rcuboost %s --", commands[i]);
+                g_autofree char *got = complete_line(line);
+                struct result r = run_cli(commands[i], "--help", NULL);
+                g_autoptr(GRegex) re = g_regex_new("  (-\\w, )?(--[a-z-]+)", 0, 0, NULL);
+                g_autoptr(GMatchInfo) m = NULL;
+
+                /* every long option --help lists is offered */
+                g_regex_match(re, r.out, 0, &m);
+                for (; g_match_info_matches(m); g_match_info_next(m, NULL)) {
+                        g_autofree char *opt = g_match_info_fetch(m, 2);
+                        g_autofree char *want = g_strdup_printf("%s\n", opt);
+
+                        ck_assert_msg(strstr(got, want) != NULL, "%s: %s not completed: %s", commands[i], opt, got);
+                }
+                result_clear(&r);
+        }
+        {
+                g_autofree char *cmds = complete_line("rcuboost ");
+                g_autofree char *pol = complete_line("rcuboost run --policy boo");
+                g_autofree char *after_v = complete_line("rcuboost run -v --tr");
+                g_autofree char *scn = complete_line("rcuboost run scenarios/qu");
+
+                ck_assert_ptr_nonnull(strstr(cmds, "compare\n"));
+                ck_assert_str_eq(pol, "booster\nbooster-8state\n");
+                /* -v is --verbose: it takes no value, so options follow as for run */
+                ck_assert_ptr_nonnull(strstr(after_v, "--trace\n"));
+                ck_assert_str_eq(scn, "scenarios/quiet.scn\n");
+        }
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -993,6 +1047,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, trace_format_by_extension_in_any_case);
         tcase_add_test(json, sweep_plot_reads_as_compare);
         tcase_add_test(json, an_event_on_another_policys_thread_is_skipped_with_a_note);
+        tcase_add_test(json, completion_works_in_plain_bash_for_every_command);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 300);
