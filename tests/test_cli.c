@@ -481,6 +481,22 @@ START_TEST(progress_bar_on_a_terminal_only)
         g_autofree char *b = read_file(pipe_dir, "gp.csv");
 
         ck_assert_str_eq(a, b);
+
+        /* compare: one line, how far each policy got; its runs as run's */
+        g_autofree char *cmp_dir = temp_dir();
+        g_autofree char *cmp_cmd = g_strdup_printf("script -qec '%s compare %s/scenarios/quiet.scn --policies "
+                                                   "none,booster --out %s' /dev/null", g_getenv("RCUBOOST_BIN"),
+                                                   g_getenv("RCUBOOST_SRCDIR"), cmp_dir);
+        g_autofree char *cmp_out = NULL;
+        g_autofree char *none_dir = g_build_filename(cmp_dir, "none", NULL);
+        g_autofree char *c = NULL;
+
+        ck_assert(g_spawn_command_line_sync(cmp_cmd, &cmp_out, NULL, &st, NULL));
+        ck_assert(g_spawn_check_wait_status(st, NULL));
+        ck_assert_msg(strstr(cmp_out, "none 100%") && strstr(cmp_out, "booster 100%"),
+                      "no per-policy progress on a terminal: %s", cmp_out);
+        c = read_file(none_dir, "gp.csv");
+        ck_assert_str_eq(c, b);
 }
 END_TEST
 

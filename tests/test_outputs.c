@@ -1019,6 +1019,54 @@ START_TEST(completion_works_in_plain_bash_for_every_command)
 }
 END_TEST
 
+static void assert_trace_within(const char *path, double from_us, double to_us)
+{
+        g_autofree char *text = NULL;
+        g_auto(GStrv) lines = NULL;
+        int seen = 0;
+
+        ck_assert_msg(g_file_get_contents(path, &text, NULL, NULL), "no %s", path);
+        lines = g_strsplit(text, "\n", -1);
+        for (int i = 0; lines[i]; i++) {
+                const char *ts = strstr(lines[i], "\"ts\":");
+
+                if (!ts)
+                        continue;
+                seen++;
+                ck_assert_msg(g_ascii_strtod(ts + 5, NULL) >= from_us - 0.001 &&
+                              g_ascii_strtod(ts + 5, NULL) <= to_us + 0.001, "%s: %s", path, lines[i]);
+        }
+        ck_assert_int_gt(seen, 10);
+}
+
+START_TEST(compare_traces_a_window)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *a = g_build_filename(dir, "a", NULL);
+        g_autofree char *b = g_build_filename(dir, "b", NULL);
+        g_autofree char *ta = g_build_filename(a, "booster", "trace.json", NULL);
+        g_autofree char *tb = g_build_filename(b, "booster", "trace.json", NULL);
+        struct result r;
+
+        /* by default the timeline's window, so that a big run's traces stay small */
+        r = run_cli("compare", "scenarios/quiet.scn", "--policies", "none,booster", "--set", "scenario.duration=400ms",
+                    "--set", "output.timeline_start=100ms", "--set", "output.timeline_length=50ms", "--trace",
+                    "--out", a, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        assert_trace_within(ta, 100000, 150000);
+        r = run_cli("compare", "scenarios/quiet.scn", "--policies", "none,booster", "--set", "scenario.duration=400ms",
+                    "--trace", "--trace-window", "200ms,20ms", "--out", b, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        assert_trace_within(tb, 200000, 220000);
+        r = run_cli("compare", "scenarios/quiet.scn", "--trace-window", "1ms,1ms", "--out", b, "-q", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "--trace-window needs --trace"));
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1048,6 +1096,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, sweep_plot_reads_as_compare);
         tcase_add_test(json, an_event_on_another_policys_thread_is_skipped_with_a_note);
         tcase_add_test(json, completion_works_in_plain_bash_for_every_command);
+        tcase_add_test(json, compare_traces_a_window);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 300);

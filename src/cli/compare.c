@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "headline.h"
@@ -493,6 +494,7 @@ struct compare_job {
         char *tracefile;
         char *error;            /* the run failed */
         int error_status;       /* and the exit status that calls for */
+        gint permille;          /* progress, for the terminal (atomic) */
         bool unsafe;            /* the oracle saw a violation */
 };
 
@@ -504,7 +506,20 @@ static void compare_job_run(gpointer data, gpointer user)
         GError *e = NULL;
 
         (void)user;
+        /* In slices, so that the terminal can show how far each policy got. */
+        int64_t end = sim_end_time(job->sim), step = MAX(end / 200, 1);
+
+        for (int64_t t = step; ; ) {
+                bool reached = sim_run_for(job->sim, MIN(t, end), 1000000);
+
+                g_atomic_int_set(&job->permille, (gint)(1000.0 * (double)sim_now(job->sim) / (double)end));
+                if ((reached && t >= end) || strcmp(sim_end_reason(job->sim), "running") != 0)
+                        break;
+                if (reached)
+                        t += step;
+        }
         sim_run(job->sim);
+        g_atomic_int_set(&job->permille, 1000);
         if (!sim_finish(job->sim, &e)) {
                 job->error = g_strdup(e->message);
                 job->error_status = cli_error_status(e);
@@ -602,6 +617,7 @@ int cli_compare(int argc, char **argv)
         gboolean quiet = FALSE;
         gboolean trace = FALSE;
         g_autofree char *trace_format = NULL;
+        g_autofree char *trace_window = NULL;
         gint nthreads = (gint)MIN(g_get_num_processors(), 64);
         struct compare_job *jobs;
         const GOptionEntry entries[] = {
@@ -619,6 +635,9 @@ int cli_compare(int argc, char **argv)
                   "Also write DIR/POLICY/trace.json (Chrome trace events, for Perfetto)", NULL },
                 { "trace-format", 0, 0, G_OPTION_ARG_STRING, &trace_format,
                   "json (default) or ftrace: DIR/POLICY/trace.txt, kernel tracepoint lines", "FORMAT" },
+                { "trace-window", 0, 0, G_OPTION_ARG_STRING, &trace_window,
+                  "Trace only this window, e.g. 990ms,60ms (default: the timeline window; 'all' for the whole run)",
+                  "START,LENGTH" },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
                 { NULL },
         };
@@ -656,6 +675,11 @@ int cli_compare(int argc, char **argv)
                 return cli_usage_error(ctx, "--trace-format: '%s' is not json or ftrace", trace_format);
         if (trace_format && !trace)
                 return cli_usage_error(ctx, "--trace-format needs --trace");
+        if (trace_window && !trace)
+                return cli_usage_error(ctx, "--trace-window needs --trace");
+        if (trace_window && strcmp(trace_window, "all") != 0 &&
+            !cli_parse_window(trace_window, &opts.trace_start_ns, &opts.trace_length_ns))
+                return cli_usage_error(ctx, "--trace-window: expected START,LENGTH with units, e.g. 990ms,60ms, or all");
         for (char **s = sets; s && *s; s++)
                 g_ptr_array_add(overrides, g_strdup(*s));
         if (window) {
@@ -679,6 +703,12 @@ int cli_compare(int argc, char **argv)
                 return status;
         if (!out)
                 out = g_build_filename("out", sc->name, NULL);
+        /* A trace per policy of a whole big run is hundreds of MB: by default
+         * the window the timeline plots show (bench-large: about 2 MB). */
+        if (trace && !trace_window) {
+                opts.trace_start_ns = sc->timeline_start_ns;
+                opts.trace_length_ns = sc->timeline_length_ns;
+        }
 
         /* Every policy must be able to run it before any output is made. */
         for (guint p = 0; p < names->len; p++) {
@@ -736,6 +766,25 @@ int cli_compare(int argc, char **argv)
 
         for (guint p = 0; p < names->len; p++)
                 g_thread_pool_push(pool, &jobs[p], NULL);
+        if (!quiet && isatty(STDERR_FILENO)) {
+                /* One line: how far each policy's run got. */
+                for (gboolean done = FALSE; !done; ) {
+                        GString *line = g_string_new("\r");
+
+                        done = TRUE;
+                        for (guint p = 0; p < names->len; p++) {
+                                gint pm = g_atomic_int_get(&jobs[p].permille);
+
+                                done &= pm >= 1000;
+                                g_string_append_printf(line, "%s %3d%%  ", (char *)names->pdata[p], pm / 10);
+                        }
+                        fputs(line->str, stderr);
+                        g_string_free(line, TRUE);
+                        if (!done)
+                                g_usleep(200000);
+                }
+                fputs("\r\033[K", stderr);
+        }
         g_thread_pool_free(pool, FALSE, TRUE);
         for (guint p = 0; p < names->len; p++) {
                 if (jobs[p].error) {
