@@ -1067,6 +1067,38 @@ START_TEST(compare_traces_a_window)
 }
 END_TEST
 
+START_TEST(timeline_names_the_tasks_and_marks_priority_changes)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *run = g_build_filename(dir, "booster", NULL);
+        g_autofree char *marks = NULL, *plot = NULL, *csv = NULL;
+        struct result r = run_cli("compare", "scenarios/pi-mutex-readers.scn", "--policies", "booster", "--set",
+                                  "scenario.duration=1100ms", "--out", dir, "-q", NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert(exists(dir, "timeline-booster.png"));
+        result_clear(&r);
+        csv = file_contents(run, "timeline.csv");
+        ck_assert_ptr_nonnull(strstr(csv, "\nprio,cpu0,"));
+        marks = file_contents(run, "timeline-marks.dat");
+        ck_assert_msg(marks[0] != '-', "no priority change marked: %s", marks);
+        /* the mutex owner and the hog preempting it each have a colour of their own */
+        plot = file_contents(run, "timeline-plot.dat");
+        {
+                g_auto(GStrv) rows = g_strsplit(plot, "\n", -1);
+                g_autoptr(GHashTable) cpu0 = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+                for (int i = 0; rows[i]; i++) {
+                        g_auto(GStrv) f = g_strsplit(rows[i], " ", 5);
+
+                        if (g_strv_length(f) == 5 && !strcmp(f[0], "0") && !strcmp(f[3], "0.40"))
+                                g_hash_table_add(cpu0, g_strdup(f[4]));
+                }
+                ck_assert_int_ge(g_hash_table_size(cpu0), 3);   /* readers, maintenance, hog */
+        }
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1097,6 +1129,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, an_event_on_another_policys_thread_is_skipped_with_a_note);
         tcase_add_test(json, completion_works_in_plain_bash_for_every_command);
         tcase_add_test(json, compare_traces_a_window);
+        tcase_add_test(json, timeline_names_the_tasks_and_marks_priority_changes);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 300);

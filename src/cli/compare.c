@@ -187,14 +187,6 @@ static gboolean write_events(const char *dir, struct result *res, int n, GError 
 
 /* ---- timeline preprocessing: lanes and colours for timeline.gp ---- */
 
-static unsigned task_shade(const char *name)
-{
-        static const unsigned shades[] = { 0xbfbfbf, 0x9e9e9e, 0xb5a58c, 0xc9a9c9, 0x8fa3a8, 0xa3a3c2,
-                                           0xd0b8a8, 0x7f7f7f };  /* none of the other colours */
-
-        return shades[g_str_hash(name) % G_N_ELEMENTS(shades)];
-}
-
 static unsigned gp_colour(const char *phase)
 {
         if (!strcmp(phase, "waitack"))
@@ -206,71 +198,201 @@ static unsigned gp_colour(const char *phase)
         return 0;       /* idle: not drawn */
 }
 
-#define MAX_TASK_LANES 32     /* lanes in all; readers beyond are left out */
-#define SIM_MAX_CPUS_SEEN 64  /* CPU lanes drawn at most */
+#define MAX_LANES 40            /* lanes in all */
+#define MAX_TASK_COLOURS 10     /* tasks told apart by colour; the rest are grey */
 
-/* Write POLICY/timeline-plot.dat; returns the gnuplot ytic list, or NULL. */
-static char *prepare_timeline(const char *rundir, int *nlanes)
+/* What ran on the CPUs, told apart: none of the colours of critical sections
+ * (blue), boosts (red) or the grace-period phases (yellow, orange, green). */
+static const unsigned task_colours[MAX_TASK_COLOURS] = {
+        0x8e6bb5, 0xa0785a, 0xe377c2, 0x17becf, 0xbcbd22, 0x4c5a67, 0xc7a97f, 0x9edae5, 0x7f3b08, 0xf7b6d2,
+};
+#define OTHER_TASKS 0xbfbfbf
+
+struct timeline_prep {
+        GHashTable *lane_of;            /* lane name -> GINT_TO_POINTER(index + 1) */
+        GPtrArray *lanes;               /* in display order */
+        GHashTable *colour_of;          /* task -> GUINT_TO_POINTER(rgb + 1) */
+        GPtrArray *coloured;            /* tasks with their own colour, in order of appearance */
+};
+
+static gboolean is_row(char **f, const char *kind)
+{
+        return g_strv_length(f) >= 5 && !strcmp(f[0], kind);
+}
+
+static int cpu_number(const char *lane)
+{
+        return g_str_has_prefix(lane, "cpu") ? atoi(lane + 3) : -1;
+}
+
+static gint by_cpu_number(gconstpointer a, gconstpointer b)
+{
+        return cpu_number(*(char *const *)a) - cpu_number(*(char *const *)b);
+}
+
+/* Which lanes, in the cap: the grace-period machine and the boosted readers
+ * first (what the plot is for), then the CPUs those readers ran on, then the
+ * other CPUs, then the other readers.  Shown as CPUs, gp, readers. */
+static void choose_lanes(struct timeline_prep *tp, char ***rows, int nrows)
+{
+        g_autoptr(GHashTable) chosen = g_hash_table_new(g_str_hash, g_str_equal);
+        g_autoptr(GHashTable) boosted = g_hash_table_new(g_str_hash, g_str_equal);
+        g_autoptr(GPtrArray) cpus = g_ptr_array_new();
+        g_autoptr(GPtrArray) readers = g_ptr_array_new();
+        gboolean gp = FALSE;
+        guint total = 0;
+
+#define TAKE(name, list)                                                                \
+        do {                                                                            \
+                if (total < MAX_LANES && !g_hash_table_contains(chosen, (name))) {      \
+                        g_hash_table_add(chosen, (name));                               \
+                        g_ptr_array_add((list), (name));                                \
+                        total++;                                                        \
+                }                                                                       \
+        } while (0)
+        for (int i = 0; i < nrows; i++) {
+                if (is_row(rows[i], "gp") && !gp) {
+                        gp = TRUE;
+                        total++;
+                }
+                if (is_row(rows[i], "boosted"))
+                        g_hash_table_add(boosted, rows[i][1]);
+        }
+        for (int i = 0; i < nrows; i++)
+                if (is_row(rows[i], "boosted"))
+                        TAKE(rows[i][1], readers);
+        for (int i = 0; i < nrows; i++)
+                if (is_row(rows[i], "run") && g_hash_table_contains(boosted, rows[i][4]))
+                        TAKE(rows[i][1], cpus);
+        for (int i = 0; i < nrows; i++)
+                if (is_row(rows[i], "run"))
+                        TAKE(rows[i][1], cpus);
+        for (int i = 0; i < nrows; i++)
+                if (is_row(rows[i], "cs"))
+                        TAKE(rows[i][1], readers);
+#undef TAKE
+        g_ptr_array_sort(cpus, by_cpu_number);
+        for (guint i = 0; i < cpus->len; i++)
+                g_ptr_array_add(tp->lanes, g_strdup(cpus->pdata[i]));
+        if (gp)
+                g_ptr_array_add(tp->lanes, g_strdup("gp"));
+        for (guint i = 0; i < readers->len; i++)
+                g_ptr_array_add(tp->lanes, g_strdup(readers->pdata[i]));
+        for (guint i = 0; i < tp->lanes->len; i++)
+                g_hash_table_insert(tp->lane_of, tp->lanes->pdata[i], GUINT_TO_POINTER(i + 1));
+}
+
+/* A task's colour on the CPU lanes: its own for the first MAX_TASK_COLOURS
+ * tasks to appear there (so a reader, a mutex owner and the task preempting
+ * it differ), grey after that. */
+static unsigned task_colour(struct timeline_prep *tp, const char *task)
+{
+        gpointer c = g_hash_table_lookup(tp->colour_of, task);
+
+        if (c)
+                return GPOINTER_TO_UINT(c) - 1;
+        if (tp->coloured->len >= MAX_TASK_COLOURS)
+                return OTHER_TASKS;
+        g_hash_table_insert(tp->colour_of, g_strdup(task),
+                            GUINT_TO_POINTER(task_colours[tp->coloured->len] + 1));
+        g_ptr_array_add(tp->coloured, g_strdup(task));
+        return task_colours[tp->coloured->len - 1];
+}
+
+struct task_time {
+        const char *task;
+        double ns;
+};
+
+static gint by_time_desc(gconstpointer a, gconstpointer b)
+{
+        const struct task_time *x = a, *y = b;
+
+        return (x->ns < y->ns) - (x->ns > y->ns);
+}
+
+/* The colours go to the tasks that tell the story: the readers with a lane
+ * (boosted ones first), then whoever ran longest on the CPUs shown (the
+ * hog preempting a reader, a mutex owner). */
+static void colour_tasks(struct timeline_prep *tp, char ***rows, int nrows)
+{
+        g_autoptr(GHashTable) time_of = g_hash_table_new(g_str_hash, g_str_equal);
+        g_autoptr(GArray) times = g_array_new(FALSE, FALSE, sizeof(struct task_time));
+
+        for (guint i = 0; i < tp->lanes->len; i++)
+                if (!g_str_has_prefix(tp->lanes->pdata[i], "cpu") && strcmp(tp->lanes->pdata[i], "gp") != 0)
+                        task_colour(tp, tp->lanes->pdata[i]);
+        for (int i = 0; i < nrows; i++) {
+                char **f = rows[i];
+                gpointer at;
+
+                if (!is_row(f, "run") || !g_hash_table_contains(tp->lane_of, f[1]))
+                        continue;
+                if (!(at = g_hash_table_lookup(time_of, f[4]))) {
+                        struct task_time tt = { f[4], 0 };
+
+                        g_array_append_val(times, tt);
+                        at = GUINT_TO_POINTER(times->len);
+                        g_hash_table_insert(time_of, f[4], at);
+                }
+                g_array_index(times, struct task_time, GPOINTER_TO_UINT(at) - 1).ns +=
+                        g_ascii_strtod(f[3], NULL) - g_ascii_strtod(f[2], NULL);
+        }
+        g_array_sort(times, by_time_desc);
+        for (guint i = 0; i < times->len; i++)
+                task_colour(tp, g_array_index(times, struct task_time, i).task);
+}
+
+/* Write POLICY/timeline-plot.dat (boxes) and POLICY/timeline-marks.dat
+ * (priority changes); *tics gets the gnuplot ytic list and *keys the task
+ * colours ("name #rrggbb ..."), or FALSE. */
+static gboolean prepare_timeline(const char *rundir, int *nlanes, char **tics, char **keys)
 {
         g_autofree char *src = g_build_filename(rundir, "timeline.csv", NULL);
         g_autofree char *dst = g_build_filename(rundir, "timeline-plot.dat", NULL);
+        g_autofree char *marks = g_build_filename(rundir, "timeline-marks.dat", NULL);
         g_autofree char *text = NULL;
         g_auto(GStrv) lines = NULL;
-        g_autoptr(GHashTable) lane_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        g_autoptr(GPtrArray) lanes = g_ptr_array_new_with_free_func(g_free);
-        GString *out = g_string_new(NULL);
-        GString *tics = g_string_new(NULL);
+        struct timeline_prep tp = {
+                .lane_of = g_hash_table_new(g_str_hash, g_str_equal),
+                .lanes = g_ptr_array_new_with_free_func(g_free),
+                .colour_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+                .coloured = g_ptr_array_new_with_free_func(g_free),
+        };
+        GString *out = g_string_new(NULL), *mk = g_string_new(NULL), *t = g_string_new(NULL), *k = g_string_new(NULL);
+        char ***rows;
+        int nrows = 0;
+        gboolean ok = FALSE;
 
-        if (!g_file_get_contents(src, &text, NULL, NULL)) {
-                g_string_free(out, TRUE);
-                g_string_free(tics, TRUE);
-                return NULL;
-        }
+        if (!g_file_get_contents(src, &text, NULL, NULL))
+                goto out;
         lines = g_strsplit(text, "\n", -1);
-        /* Lanes: CPUs in numeric order, the GP machine, then readers (boosted ones first). */
-        for (int c = 0; c < SIM_MAX_CPUS_SEEN; c++) {
-                g_autofree char *name = g_strdup_printf("cpu%d", c);
-                gboolean seen = FALSE;
-
-                for (int i = 1; lines[i] && !seen; i++)
-                        seen = g_str_has_prefix(lines[i], "run,") && g_str_has_prefix(lines[i] + 4, name) &&
-                               lines[i][4 + strlen(name)] == ',';
-                if (!seen)
-                        continue;
-                g_hash_table_insert(lane_of, g_strdup(name), GINT_TO_POINTER(lanes->len + 1));
-                g_ptr_array_add(lanes, g_strdup(name));
-        }
-        for (int pass = 0; pass < 3; pass++) {
-                static const char *const kinds[] = { "gp", "boosted", "cs" };
-
-                for (int i = 1; lines[i]; i++) {
-                        g_auto(GStrv) f = g_strsplit(lines[i], ",", 5);
-
-                        if (g_strv_length(f) < 5 || strcmp(f[0], kinds[pass]) != 0 ||
-                            g_hash_table_contains(lane_of, f[1]))
-                                continue;
-                        if (pass > 0 && (int)lanes->len >= MAX_TASK_LANES)
-                                continue;
-                        g_hash_table_insert(lane_of, g_strdup(f[1]), GINT_TO_POINTER(lanes->len + 1));
-                        g_ptr_array_add(lanes, g_strdup(f[1]));
-                }
-        }
-        /* Rows: runs and GP phases, critical sections, their blocked stretches, boosts on top. */
+        rows = g_new0(char **, g_strv_length(lines) + 1);
+        for (int i = 1; lines[i]; i++)
+                if (lines[i][0])
+                        rows[nrows++] = g_strsplit(lines[i], ",", 5);
+        choose_lanes(&tp, rows, nrows);
+        colour_tasks(&tp, rows, nrows);
+        /* Boxes: runs and GP phases, critical sections, their blocked stretches, boosts on top. */
         for (int pass = 0; pass < 4; pass++) {
-                for (int i = 1; lines[i]; i++) {
-                        g_auto(GStrv) f = g_strsplit(lines[i], ",", 5);
+                for (int i = 0; i < nrows; i++) {
+                        char **f = rows[i];
                         gpointer lane;
                         unsigned rgb;
                         double h;
 
-                        if (g_strv_length(f) < 5 || !(lane = g_hash_table_lookup(lane_of, f[1])))
+                        if (g_strv_length(f) < 5 || !(lane = g_hash_table_lookup(tp.lane_of, f[1])))
                                 continue;
                         if (pass == 0 && !strcmp(f[0], "run")) {
-                                rgb = task_shade(f[4]);
+                                rgb = task_colour(&tp, f[4]);
                                 h = 0.4;
                         } else if (pass == 0 && !strcmp(f[0], "gp") && gp_colour(f[4])) {
                                 rgb = gp_colour(f[4]);
                                 h = 0.4;
+                        } else if (pass == 0 && !strcmp(f[0], "prio")) {
+                                g_string_append_printf(mk, "%d %.6f\n", GPOINTER_TO_INT(lane) - 1,
+                                                       g_ascii_strtod(f[2], NULL) / 1e6);
+                                continue;
                         } else if (pass == 1 && !strcmp(f[0], "cs")) {
                                 rgb = 0x4f81bd;
                                 h = 0.3;
@@ -288,20 +410,39 @@ static char *prepare_timeline(const char *rundir, int *nlanes)
                                                g_ascii_strtod(f[3], NULL) / 1e6, h, rgb);
                 }
         }
-        if (!g_file_set_contents(dst, out->str, (gssize)out->len, NULL)) {
-                g_string_free(out, TRUE);
-                g_string_free(tics, TRUE);
-                return NULL;
-        }
-        g_string_free(out, TRUE);
-        for (guint i = 0; i < lanes->len; i++)
-        {
-                g_autofree char *lit = cli_gnuplot_literal(lanes->pdata[i]);
+        for (int i = 0; i < nrows; i++)
+                g_strfreev(rows[i]);
+        g_free(rows);
+        /* gnuplot wants a point to plot, even when no priority changed */
+        if (!mk->len)
+                g_string_append(mk, "-1 -1\n");
+        if (!g_file_set_contents(dst, out->str, (gssize)out->len, NULL) ||
+            !g_file_set_contents(marks, mk->str, (gssize)mk->len, NULL))
+                goto out;
+        for (guint i = 0; i < tp.lanes->len; i++) {
+                g_autofree char *lit = cli_gnuplot_literal(tp.lanes->pdata[i]);
 
-                g_string_append_printf(tics, "%s%s %u", i ? ", " : "", lit, i);
+                g_string_append_printf(t, "%s%s %u", i ? ", " : "", lit, i);
         }
-        *nlanes = (int)lanes->len;
-        return g_string_free(tics, FALSE);
+        for (guint i = 0; i < tp.coloured->len; i++)
+                g_string_append_printf(k, "%s%s #%06x", i ? " " : "", (char *)tp.coloured->pdata[i],
+                                       GPOINTER_TO_UINT(g_hash_table_lookup(tp.colour_of, tp.coloured->pdata[i])) - 1);
+        *nlanes = (int)tp.lanes->len;
+        *tics = g_string_free(g_steal_pointer(&t), FALSE);
+        *keys = g_string_free(g_steal_pointer(&k), FALSE);
+        ok = TRUE;
+out:
+        g_hash_table_destroy(tp.lane_of);
+        g_ptr_array_unref(tp.lanes);
+        g_hash_table_destroy(tp.colour_of);
+        g_ptr_array_unref(tp.coloured);
+        g_string_free(out, TRUE);
+        g_string_free(mk, TRUE);
+        if (t)
+                g_string_free(t, TRUE);
+        if (k)
+                g_string_free(k, TRUE);
+        return ok;
 }
 
 /* ---- gnuplot ---- */
@@ -469,18 +610,23 @@ static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limi
                 g_autofree char *rundir = g_build_filename(pl->dir, res[p].policy, NULL);
                 g_autofree char *datafile = g_build_filename(rundir, "timeline-plot.dat", NULL);
                 g_autofree char *stem = g_strdup_printf("timeline-%s", res[p].policy);
+                g_autofree char *marks = g_build_filename(rundir, "timeline-marks.dat", NULL);
+                g_autofree char *tics = NULL, *keys = NULL;
                 int nlanes = 0;
-                g_autofree char *tics = prepare_timeline(rundir, &nlanes);
 
-                if (!tics || nlanes == 0)
+                if (!prepare_timeline(rundir, &nlanes, &tics, &keys) || nlanes == 0)
                         continue;
                 g_string_truncate(vars, 0);
                 cli_gnuplot_var(vars, "datafile", datafile);
+                cli_gnuplot_var(vars, "marks", marks);
                 cli_gnuplot_var(vars, "policy", res[p].title);
                 cli_gnuplot_var(vars, "yticks", tics);
+                cli_gnuplot_var(vars, "taskkeys", keys);
                 g_snprintf(num, sizeof(num), "nlanes=%d; ", nlanes);
                 g_string_append(vars, num);
-                draw(pl, "timeline.gp", stem, vars, 160 + 26 * nlanes, res, &all[p], 1);
+                /* room for the key: a row per three tasks */
+                draw(pl, "timeline.gp", stem, vars, 200 + 26 * nlanes + 18 * ((int)strlen(keys) > 0 ? 4 : 0),
+                     res, &all[p], 1);
         }
         g_string_free(vars, TRUE);
 }

@@ -568,6 +568,7 @@ static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
 
         sim_trace(sim, t->cpu, "sched_pi_setprio", "comm=%s pid=%d oldprio=%d newprio=%d", t->name, task_pid(t),
                   t->prio, p);
+        timeline_prio(sim->timeline, sim->now, t->cpu, t->name, t->prio, p);
 
         switch (t->state) {
         case TASK_RUNNABLE:

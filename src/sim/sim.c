@@ -130,7 +130,7 @@ static void create_tasks(struct sim *sim)
 
 const char *const sim_output_names[] = {
         "summary.json", "memory.csv", "gp.csv", "boost.csv", "latency.csv", "distributions.csv",
-        "timeline.csv", "timeline-plot.dat", "tail-*.dat", "trace.json", "trace.txt", "row.csv", NULL,
+        "timeline.csv", "timeline-plot.dat", "timeline-marks.dat", "tail-*.dat", "trace.json", "trace.txt", "row.csv", NULL,
 };
 
 static gboolean open_outputs(struct sim *sim, GError **error)

@@ -217,6 +217,16 @@ void timeline_gp(struct timeline *tl, int64_t now, const char *phase)
         tl->gp = (struct open_interval){ now, phase };
 }
 
+void timeline_prio(struct timeline *tl, int64_t now, int cpu, const char *task, int old_prio, int new_prio)
+{
+        for (; tl; tl = tl->next) {
+                if (!tl->f || tl->format != TIMELINE_CSV || now < tl->start || now >= tl->end)
+                        continue;
+                fprintf(tl->f, "prio,cpu%d,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%s %d->%d\n", cpu,
+                        (gint64)now, (gint64)now, task, old_prio, new_prio);
+        }
+}
+
 void timeline_counter(struct timeline *tl, int64_t now, const char *name, int64_t value)
 {
         if (tl->next)

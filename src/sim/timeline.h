@@ -48,6 +48,9 @@ void timeline_begin(struct timeline *tl, int64_t now, const char *kind, int id, 
 void timeline_end(struct timeline *tl, int64_t now, const char *kind, int id);
 /* The grace-period machine entered @phase. */
 void timeline_gp(struct timeline *tl, int64_t now, const char *phase);
+/* @task's priority moved from @old_prio to @new_prio (kernel values) on @cpu:
+ * a "prio" row (start = end), CSV only, for the timeline plot's marks. */
+void timeline_prio(struct timeline *tl, int64_t now, int cpu, const char *task, int old_prio, int new_prio);
 /* A sampled value (Chrome JSON counter track; ignored in CSV). */
 void timeline_counter(struct timeline *tl, int64_t now, const char *name, int64_t value);
 /* A tracepoint line as the kernel prints it: on @cpu, where @comm-@pid
