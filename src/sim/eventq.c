@@ -8,7 +8,10 @@
 #define SPAN(q) ((int64_t)EVENTQ_BUCKETS << (q)->shift)
 #define MASK (EVENTQ_BUCKETS - 1)
 #define MAX_SHIFT 40
-#define RESIZE_CROWD 1024               /* a pour this large narrows the buckets */
+/* A pour this large narrows the buckets.  Above 512 CPUs the aligned
+ * scheduling-clock ticks alone pour more than 1024 events at once, and a
+ * limit of 1024 resized the calendar ~1500 times per simulated second. */
+#define RESIZE_CROWD 4096
 
 void eventq_init(struct eventq *q)
 {

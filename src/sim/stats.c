@@ -4,6 +4,8 @@
 #include <glib.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #define NBINS (STATS_BINS_PER_DECADE * STATS_DECADES + 1)
 
@@ -23,8 +25,39 @@ static double *shared_ranges(void)
         return ranges;
 }
 
+/* log10(x) for x >= 1, to within 2e-4 (a hundredth of a bin): the binary
+ * exponent plus log2 of the mantissa's top 10 bits from a table.  The bin
+ * is then settled by comparing with its edges, so an estimate within one
+ * bin gives the exact bin.  A fraction of libm's log10(), which took 8% of
+ * the reference scenario on the samples' path. */
+#define MANTISSA_BITS 10
+static double log2_mantissa[1 << MANTISSA_BITS];
+
+static void init_log2_mantissa(void)
+{
+        static gsize done;
+
+        if (g_once_init_enter(&done)) {
+                for (int k = 0; k < (1 << MANTISSA_BITS); k++)
+                        log2_mantissa[k] = log2(1 + (k + 0.5) / (1 << MANTISSA_BITS));
+                g_once_init_leave(&done, 1);
+        }
+}
+
+static inline double fast_log10(double x)
+{
+        uint64_t bits;
+
+        memcpy(&bits, &x, sizeof(bits));
+        int e = (int)((bits >> 52) & 0x7ff) - 1023;
+        double l2 = e + log2_mantissa[(bits >> (52 - MANTISSA_BITS)) & ((1 << MANTISSA_BITS) - 1)];
+
+        return l2 * 0.30102999566398120;
+}
+
 void latency_stat_init(struct latency_stat *s)
 {
+        init_log2_mantissa();
         s->count = 0;
         s->min_ns = 0;
         s->max_ns = 0;
@@ -59,7 +92,7 @@ void latency_stat_add(struct latency_stat *s, int64_t ns)
                 double x = (double)ns;
                 const double *r = s->hist->range;
 
-                i = 1 + (size_t)(log10(x) * STATS_BINS_PER_DECADE);
+                i = 1 + (size_t)(fast_log10(x) * STATS_BINS_PER_DECADE);
                 if (i >= NBINS)
                         i = NBINS - 1;  /* past the top edge: the last bin (max is exact) */
                 else if (x < r[i])

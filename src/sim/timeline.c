@@ -163,14 +163,22 @@ static void emit(struct timeline *tl, struct open_interval *iv, int64_t now, con
 
 void timeline_cpu(struct timeline *tl, int64_t now, int cpu, const char *task)
 {
-        char lane[32];
+        struct open_interval *iv;
 
         if (tl->next)
                 timeline_cpu(tl->next, now, cpu, task);
         if (!tl->f)
                 return;
-        g_snprintf(lane, sizeof(lane), "cpu%d", cpu);
-        emit(tl, &tl->cpu[cpu], now, "run", lane, cpu);
+        iv = &tl->cpu[cpu];
+        /* Called on every context switch: name the lane only for an interval
+         * that is written (inside the window), not for each of them. */
+        if (iv->since >= 0 && MIN(now, tl->end) > MAX(iv->since, tl->start) && tl->format != TIMELINE_FTRACE) {
+                char lane[32];
+
+                g_snprintf(lane, sizeof(lane), "cpu%d", cpu);
+                emit(tl, iv, now, "run", lane, cpu);
+        }
+        iv->since = -1;
         if (task)
                 tl->cpu[cpu] = (struct open_interval){ now, task };
 }
