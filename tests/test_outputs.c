@@ -1099,6 +1099,41 @@ START_TEST(timeline_names_the_tasks_and_marks_priority_changes)
 }
 END_TEST
 
+START_TEST(output_level_leaves_out_what_grows)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *full = g_build_filename(dir, "full", NULL);
+        g_autofree char *summary = g_build_filename(dir, "summary", NULL);
+        static const char *const growing[] = { "memory.csv", "gp.csv", "boost.csv", "timeline.csv" };
+        static const char *const fixed[] = { "summary.json", "latency.csv", "distributions.csv" };
+        struct result r;
+
+        r = run_cli("run", "scenarios/rt-latency.scn", "--set", "scenario.duration=500ms", "--out", full, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("run", "scenarios/rt-latency.scn", "--set", "scenario.duration=500ms", "--set",
+                    "output.level=summary", "--out", summary, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        for (size_t i = 0; i < G_N_ELEMENTS(growing); i++)
+                ck_assert_msg(exists(full, growing[i]) && !exists(summary, growing[i]), "%s", growing[i]);
+        for (size_t i = 0; i < G_N_ELEMENTS(fixed); i++) {
+                g_autofree char *a = file_contents(full, fixed[i]);
+                g_autofree char *b = file_contents(summary, fixed[i]);
+
+                /* the same results, but for the override that asked for it */
+                if (strcmp(fixed[i], "summary.json") != 0)
+                        ck_assert_msg(!strcmp(a, b), "%s differs between levels", fixed[i]);
+                else    /* overrides come before "complete"; the results after it */
+                        ck_assert_str_eq(strstr(a, "\"complete\""), strstr(b, "\"complete\""));
+        }
+        r = run_cli("run", "scenarios/quiet.scn", "--set", "output.level=everything", "--out", summary, "-q", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "'everything' is not full, series or summary"));
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1130,6 +1165,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, completion_works_in_plain_bash_for_every_command);
         tcase_add_test(json, compare_traces_a_window);
         tcase_add_test(json, timeline_names_the_tasks_and_marks_priority_changes);
+        tcase_add_test(json, output_level_leaves_out_what_grows);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 300);

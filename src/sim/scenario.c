@@ -226,6 +226,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "output", "max_memory", "0", "host-memory budget: stop (incomplete) above this RSS; 0 = none" },
         { "output", "timeline_start", "0", "start of the timeline.csv window" },
         { "output", "timeline_length", "100ms", "length of the timeline.csv window" },
+        { "output", "level", "full", "full: every file; series: no timeline.csv; summary: only the fixed-size files (summary.json, latency.csv, distributions.csv)" },
         { "output", "rt_histogram", "10ms", "latency.csv: periodic tasks' wake-up latency in 1 us buckets up to this (cyclictest -h)" },
         { "debug", "break_grace_periods", "false", "TEST ONLY: grace periods stop waiting for readers" },
         { "policy / policy:NAME", "KEY", "", "policy parameters: see `rcuboost policies`" },
@@ -253,7 +254,7 @@ static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_peri
                                           "min_granularity", "wakeup_granularity", NULL };
 static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", "stall_threshold", NULL };
 static const char *const output_keys[] = { "memory_sample", "max_events", "max_memory", "timeline_start",
-                                           "timeline_length", "rt_histogram", NULL };
+                                           "timeline_length", "rt_histogram", "level", NULL };
 static const char *const debug_keys[] = { "break_grace_periods", NULL };
 static const char *const mutex_keys[] = { "description", NULL };
 static const char *const task_keys[] = { "sched", "affinity", "count", "start", "stop", "period",
@@ -412,6 +413,18 @@ static gboolean load_output_section(struct scenario *sc, GError **error)
                 return FALSE;
         if (sc->rt_histogram_ns < NSEC_PER_USEC || sc->rt_histogram_ns > 100 * NSEC_PER_MSEC)
                 return invalid(sc, error, g, "rt_histogram", "expected 1us to 100ms (1 us buckets)");
+        {
+                g_autofree char *level = get(sc, g, "level");
+
+                if (!level || !strcmp(level, "full"))
+                        sc->output_level = OUTPUT_FULL;
+                else if (!strcmp(level, "series"))
+                        sc->output_level = OUTPUT_SERIES;
+                else if (!strcmp(level, "summary"))
+                        sc->output_level = OUTPUT_SUMMARY;
+                else
+                        return invalid(sc, error, g, "level", "'%s' is not full, series or summary", level);
+        }
         if (sc->duration_ns / sc->memory_sample_ns > 10000000)
                 return invalid(sc, error, g, "memory_sample",
                                "more than 10,000,000 samples in the run (expected a longer interval)");

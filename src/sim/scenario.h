@@ -91,6 +91,11 @@ struct scenario {
         sim_time_ns timeline_start_ns;  /* timeline.csv window */
         sim_time_ns timeline_length_ns;
         sim_time_ns rt_histogram_ns;    /* latency.csv's range, 1 us buckets */
+        enum output_level {
+                OUTPUT_SUMMARY,         /* summary.json, latency.csv, distributions.csv: fixed size */
+                OUTPUT_SERIES,          /* + memory.csv, gp.csv, boost.csv: grow with the duration */
+                OUTPUT_FULL,            /* + timeline.csv (the window) */
+        } output_level;
         sim_time_ns stall_threshold_ns; /* [rcu]: longer waits count as failures */
 
         /* [debug] */

@@ -135,6 +135,8 @@ const char *const sim_output_names[] = {
 
 static gboolean open_outputs(struct sim *sim, GError **error)
 {
+        if (sim->sc->output_level == OUTPUT_SUMMARY)
+                goto histograms;        /* the time series and the timeline grow: not asked for */
         sim->memory_out = outfile_open(sim->out_dir, "memory.csv", error);
         if (!sim->memory_out)
                 return FALSE;
@@ -149,12 +151,15 @@ static gboolean open_outputs(struct sim *sim, GError **error)
         if (!sim->boost_out)
                 return FALSE;
         fputs("time_ns,event,task,cpu,old_prio,new_prio\n", outfile_stream(sim->boost_out));
-        sim->timeline_out = outfile_open(sim->out_dir, "timeline.csv", error);
-        if (!sim->timeline_out)
-                return FALSE;
-        timeline_free(sim->timeline);
-        sim->timeline = timeline_new(outfile_stream(sim->timeline_out), TIMELINE_CSV, sim->sc->timeline_start_ns,
-                                     sim->sc->timeline_length_ns, sim->ncpus);
+        if (sim->sc->output_level == OUTPUT_FULL) {
+                sim->timeline_out = outfile_open(sim->out_dir, "timeline.csv", error);
+                if (!sim->timeline_out)
+                        return FALSE;
+                timeline_free(sim->timeline);
+                sim->timeline = timeline_new(outfile_stream(sim->timeline_out), TIMELINE_CSV,
+                                             sim->sc->timeline_start_ns, sim->sc->timeline_length_ns, sim->ncpus);
+        }
+histograms:
         for (guint i = 0; i < sim->tasks->len; i++) {
                 struct task *t = sim_task(sim, (int)i);
                 size_t buckets = (size_t)(sim->sc->rt_histogram_ns / NSEC_PER_USEC);
@@ -717,6 +722,12 @@ static gboolean write_distributions(struct sim *sim, GError **error)
         return outfile_commit(o, error);
 }
 
+/* [output] level leaves some files out. */
+static gboolean commit_if_open(struct outfile *o, GError **error)
+{
+        return !o || outfile_commit(o, error);
+}
+
 gboolean sim_finish(struct sim *sim, GError **error)
 {
         gboolean ok = TRUE;
@@ -738,10 +749,10 @@ gboolean sim_finish(struct sim *sim, GError **error)
         } else if (sim->out_dir) {
                 sim_sample_memory(sim);
                 sim->rcu.gp_csv = NULL;
-                ok = outfile_commit(g_steal_pointer(&sim->memory_out), &e) &&
-                     outfile_commit(g_steal_pointer(&sim->gp_out), &e) &&
-                     outfile_commit(g_steal_pointer(&sim->boost_out), &e) &&
-                     outfile_commit(g_steal_pointer(&sim->timeline_out), &e) &&
+                ok = commit_if_open(g_steal_pointer(&sim->memory_out), &e) &&
+                     commit_if_open(g_steal_pointer(&sim->gp_out), &e) &&
+                     commit_if_open(g_steal_pointer(&sim->boost_out), &e) &&
+                     commit_if_open(g_steal_pointer(&sim->timeline_out), &e) &&
                      write_latency(sim, &e) && write_distributions(sim, &e) && write_summary(sim, &e);
                 if (!ok) {
                         /* No partial set either: what was renamed into place goes too. */
