@@ -129,9 +129,16 @@ static int cmd_run(int argc, char **argv)
         }
         opts.policy = policy ? policy : sc->policy;
         opts.interrupt = cli_interrupt_flag();
-        if (!policy_find(opts.policy))
-                return cli_usage_error(ctx, "--policy: unknown policy '%s' (expected one of: %s)",
-                                   opts.policy, policy_names());
+        {
+                const struct boost_policy_ops *ops = cli_find_policy(opts.policy, &status);
+
+                if (!ops && status)
+                        return status;
+                if (!ops)
+                        return cli_usage_error(ctx, "--policy: unknown policy '%s' (expected one of: %s, or a "
+                                               "policy module's path)", opts.policy, policy_names());
+                opts.policy = ops->name;        /* a module's policy by its name */
+        }
         if (!out)
                 out = g_build_filename("out", sc->name, opts.policy, NULL);
         opts.out_dir = out;
@@ -324,21 +331,34 @@ static const char *key_type_name(enum policy_key_type t)
         return "?";
 }
 
+static void print_policy(const struct boost_policy_ops *p, const char *where)
+{
+        printf("%-16s %s%s\n", p->name, p->summary ? p->summary : "", where ? where : "");
+        for (const struct policy_key *k = p->keys; k && k->name; k++)
+                printf("    %s=%s  (%s) %s\n", k->name, k->default_value, key_type_name(k->type), k->doc);
+}
+
 static int cmd_policies(int argc, char **argv)
 {
-        g_autoptr(GOptionContext) ctx = g_option_context_new("- list the boosting policies and their [policy] keys");
+        g_autoptr(GOptionContext) ctx = g_option_context_new("[MODULE.so...] - list the boosting policies and "
+                                                             "their [policy] keys");
         int status = EXIT_OK;
 
+        g_option_context_set_description(ctx, "With MODULE.so arguments, loads those out-of-tree policies and lists "
+                                         "them too\n(docs/policies.md, \"Writing a policy\").");
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
-        if (argc > 1)
-                return cli_usage_error(ctx, "policies: takes no arguments");
-        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
-                printf("%-16s %s\n", (*p)->name, (*p)->summary);
-                for (const struct policy_key *k = (*p)->keys; k && k->name; k++)
-                        printf("    %s=%s  (%s) %s\n", k->name, k->default_value, key_type_name(k->type),
-                               k->doc);
+        for (int i = 1; i < argc; i++) {
+                if (!policy_is_module_path(argv[i]))
+                        return cli_usage_error(ctx, "policies: '%s' is not a module path (e.g. ./libmine.so)",
+                                               argv[i]);
+                if (!cli_find_policy(argv[i], &status))
+                        return status;
         }
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
+                print_policy(*p, NULL);
+        for (const struct boost_policy_ops *const *p = policy_loaded(); *p; p++)
+                print_policy(*p, "  [out-of-tree module]");
         printf("\nPolicy keys go in [policy] (shared) or [policy:NAME] (one policy); "
                "see docs/policies.md.\n");
         return EXIT_OK;

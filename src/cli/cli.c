@@ -125,6 +125,23 @@ gboolean cli_parse_seed(const char *s, uint64_t *out)
         return TRUE;
 }
 
+const struct boost_policy_ops *cli_find_policy(const char *name, int *status)
+{
+        GError *e = NULL;
+        const struct boost_policy_ops *ops;
+
+        *status = EXIT_OK;
+        if (!policy_is_module_path(name))
+                return policy_find(name);
+        ops = policy_load(name, &e);
+        if (!ops) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                *status = EXIT_USAGE;
+        }
+        return ops;
+}
+
 gboolean cli_parse_policies(GOptionContext *ctx, const char *list, GPtrArray *names, int *status)
 {
         g_auto(GStrv) parts = NULL;
@@ -136,8 +153,10 @@ gboolean cli_parse_policies(GOptionContext *ctx, const char *list, GPtrArray *na
         }
         parts = g_strsplit(list, ",", -1);
         for (char **p = parts; *p; p++) {
-                const struct boost_policy_ops *ops = policy_find(g_strstrip(*p));
+                const struct boost_policy_ops *ops = cli_find_policy(g_strstrip(*p), status);
 
+                if (!ops && *status)
+                        return FALSE;
                 if (!ops) {
                         *status = cli_usage_error(ctx, "--policies: unknown policy '%s' (expected one of: %s)",
                                                   *p, policy_names());

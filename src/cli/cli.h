@@ -50,8 +50,14 @@ gboolean cli_parse_window(const char *s, int64_t *start_ns, int64_t *length_ns);
 /* --trace-format: "json" or "ftrace"; NULL: ftrace for a FILE ending in
  * .txt, else json.  FALSE for anything else. */
 gboolean cli_trace_format(const char *format, const char *file, bool *ftrace);
-/* Policy names from "a,b,c" (NULL: every policy) into @names (static
- * strings); FALSE (after printing, *status set) on an unknown name. */
+/* The policy @name names: a built-in or loaded one, or a module path
+ * (policy_load()).  NULL when unknown (*status EXIT_OK) or when a module
+ * does not load (message printed, *status EXIT_USAGE). */
+struct boost_policy_ops;
+const struct boost_policy_ops *cli_find_policy(const char *name, int *status);
+/* Policy names from "a,b,c" (NULL: every built-in policy; a module path
+ * loads it) into @names (static strings); FALSE (after printing, *status
+ * set) on an unknown name. */
 gboolean cli_parse_policies(GOptionContext *ctx, const char *list, GPtrArray *names, int *status);
 
 /* SIGINT and SIGTERM set a flag that runs given it (sim_options.interrupt)

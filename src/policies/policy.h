@@ -25,6 +25,7 @@
 #define RCUBOOST_POLICY_H
 
 #include <glib.h>
+#include <gmodule.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -126,8 +127,34 @@ struct boost_policy_ops {
         void (*destroy)(void *pol);
 };
 
-/* The registry: every policy, in the order `rcuboost policies` lists them. */
+/* The registry: every built-in policy, in the order `rcuboost policies`
+ * lists them. */
 extern const struct boost_policy_ops *const policy_registry[];
+
+/* Out-of-tree policies: a shared object built against the installed headers
+ * (pkg-config rcuboost-policy) that says, with RCUBOOST_POLICY(ops),
+ *
+ *     RCUBOOST_POLICY(immediate_policy_ops);
+ *
+ * which policy it is and which interface it was built for.  A module built
+ * for another RCUBOOST_POLICY_ABI is refused: the structs it would read
+ * are not the ones the engine has.  Bump it whenever struct
+ * boost_policy_ops, or anything a policy may touch (engine.h and what it
+ * includes), changes its layout or meaning. */
+#define RCUBOOST_POLICY_ABI 1
+#define RCUBOOST_POLICY(ops)                                            \
+        G_MODULE_EXPORT const int rcuboost_policy_abi = RCUBOOST_POLICY_ABI; \
+        G_MODULE_EXPORT const struct boost_policy_ops *rcuboost_policy = &(ops)
+
+/* Load the policy module at @path (a name with a '/' or ending in .so):
+ * afterwards policy_find() knows it by its ops->name.  Loading the same
+ * file twice gives the same policy.  NULL with @error (the file, and why:
+ * not found, not an rcuboost policy, another ABI, a name already taken). */
+const struct boost_policy_ops *policy_load(const char *path, GError **error);
+/* Is @name a module path rather than a policy name? */
+bool policy_is_module_path(const char *name);
+/* The loaded modules' policies, in load order (NULL-terminated, static). */
+const struct boost_policy_ops *const *policy_loaded(void);
 
 const struct boost_policy_ops *policy_find(const char *name);
 /* Comma-separated names, for messages; a static string. */

@@ -16,12 +16,107 @@ const struct boost_policy_ops *const policy_registry[] = {
         NULL,
 };
 
+/* Modules loaded, by path and in order; they stay loaded for good. */
+static GMutex loaded_lock;
+static GPtrArray *loaded_ops;           /* const struct boost_policy_ops * (+ NULL) */
+static GHashTable *loaded_paths;        /* canonical path -> ops */
+
 const struct boost_policy_ops *policy_find(const char *name)
 {
+        const struct boost_policy_ops *found = NULL;
+
         for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
                 if (!strcmp((*p)->name, name))
                         return *p;
-        return NULL;
+        g_mutex_lock(&loaded_lock);
+        for (guint i = 0; loaded_ops && i + 1 < loaded_ops->len && !found; i++) {
+                const struct boost_policy_ops *ops = g_ptr_array_index(loaded_ops, i);
+
+                if (!strcmp(ops->name, name))
+                        found = ops;
+        }
+        g_mutex_unlock(&loaded_lock);
+        return found;
+}
+
+bool policy_is_module_path(const char *name)
+{
+        return strchr(name, '/') != NULL || g_str_has_suffix(name, ".so");
+}
+
+const struct boost_policy_ops *const *policy_loaded(void)
+{
+        static const struct boost_policy_ops *const none[] = { NULL };
+
+        return loaded_ops ? (const struct boost_policy_ops *const *)loaded_ops->pdata : none;
+}
+
+const struct boost_policy_ops *policy_load(const char *path, GError **error)
+{
+        g_autofree char *canon = g_canonicalize_filename(path, NULL);
+        const struct boost_policy_ops *ops = NULL, **sym_ops = NULL;
+        const int *sym_abi = NULL;
+        GModule *module;
+
+        g_mutex_lock(&loaded_lock);
+        if (loaded_paths && (ops = g_hash_table_lookup(loaded_paths, canon)))
+                goto out;
+        if (!g_module_supported()) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: cannot load modules here",
+                            path);
+                goto out;
+        }
+        module = g_module_open(canon, G_MODULE_BIND_LOCAL);
+        if (!module) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                            "%s: cannot load the policy module: %s", path, g_module_error());
+                goto out;
+        }
+        if (!g_module_symbol(module, "rcuboost_policy_abi", (gpointer *)&sym_abi) || !sym_abi ||
+            !g_module_symbol(module, "rcuboost_policy", (gpointer *)&sym_ops) || !sym_ops || !*sym_ops) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                            "%s: not an rcuboost policy (no "
+                            "RCUBOOST_POLICY(ops) in it; docs/policies.md, \"Writing a policy\")", path);
+                g_module_close(module);
+                goto out;
+        }
+        if (*sym_abi != RCUBOOST_POLICY_ABI) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                            "%s: built for policy ABI %d, but this "
+                            "rcuboost has ABI %d: rebuild it against this version's headers (pkg-config "
+                            "rcuboost-policy)", path, *sym_abi, RCUBOOST_POLICY_ABI);
+                g_module_close(module);
+                goto out;
+        }
+        ops = *sym_ops;
+        if (!ops->name || !ops->create || !ops->reader_blocked || !ops->reader_unlock) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                            "%s: policy without a name, create(), "
+                            "reader_blocked() or reader_unlock()", path);
+                ops = NULL;
+                g_module_close(module);
+                goto out;
+        }
+        g_mutex_unlock(&loaded_lock);
+        if (policy_find(ops->name)) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                            "%s: a policy named '%s' exists already", path, ops->name);
+                g_module_close(module);
+                return NULL;
+        }
+        g_mutex_lock(&loaded_lock);
+        g_module_make_resident(module);
+        if (!loaded_ops) {
+                loaded_ops = g_ptr_array_new();
+                g_ptr_array_add(loaded_ops, NULL);
+                loaded_paths = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        }
+        loaded_ops->pdata[loaded_ops->len - 1] = (gpointer)ops;
+        g_ptr_array_add(loaded_ops, NULL);
+        g_hash_table_insert(loaded_paths, g_strdup(canon), (gpointer)ops);
+out:
+        g_mutex_unlock(&loaded_lock);
+        return ops;
 }
 
 const char *policy_names(void)

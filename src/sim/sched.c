@@ -496,6 +496,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         }
         if (prev) {
                 cpu->nr_switches++;
+                cpu->switching_in = next;
                 if (prev->rcu_nesting > 0 &&
                     (prev->state == TASK_RUNNABLE || prev->state == TASK_BLOCKED)) {
                         timeline_begin(sim->timeline, sim->now, "blocked", prev->id, prev->name);
@@ -510,6 +511,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         if (sim->tracepoints)
                 trace_switch(sim, cpu, prev, next);
         cpu->switching_out = NULL;
+        cpu->switching_in = NULL;
         if (!next) {
                 cpumask_set(&sim->idle, cpu->id);
                 timeline_cpu(sim->timeline, sim->now, cpu->id, NULL);
@@ -535,6 +537,11 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         if (!task_is_rt(next))
                 update_min_vruntime(cpu);
         sched_burn_start(sim, next);
+}
+
+struct task *sched_switching_in(const struct sim *sim, int cpu)
+{
+        return sim->cpus[cpu].switching_in;
 }
 
 void sched_flush(struct sim *sim)

@@ -37,6 +37,7 @@ struct cpu {
          * `current` to the tracepoints until its sched_switch (curr is
          * already NULL then). */
         struct task *switching_out;
+        struct task *switching_in;      /* ... and the task taking the CPU (NULL: idle) */
         struct heap rt_rq;              /* queued RT-class tasks */
         struct heap fair_rq;            /* queued fair-class tasks */
         int64_t head_seq;               /* decreasing: queue at the head */
@@ -98,6 +99,10 @@ enum boost_chain {
 void sched_set_boost_prio(struct sim *sim, struct task *t, int prio, enum boost_chain how);
 void sched_set_class(struct sim *sim, struct task *t, const struct sched_spec *spec);
 void sched_set_affinity(struct sim *sim, struct task *t, const struct cpumask *mask);
+
+/* During a policy's reader_blocked() hook: the task @cpu is switching to
+ * (the reader's preempter when it was preempted), or NULL (going idle). */
+struct task *sched_switching_in(const struct sim *sim, int cpu);
 
 /* Scheduler part of the scheduling-clock tick. */
 void sched_tick(struct sim *sim, struct cpu *cpu);
