@@ -306,6 +306,27 @@ START_TEST(affinity_each_pins_copy_i_to_cpu_i)
 }
 END_TEST
 
+START_TEST(skew_tick_offsets_each_cpus_tick)
+{
+        /* tick-sched.c: offset = (TICK_NSEC >> 1) / num_possible_cpus() * cpu */
+        for (int skew = 0; skew < 2; skew++) {
+                struct scenario *sc;
+                g_autofree char *text = g_strdup_printf("[scenario]\ncpus=4\ntick_hz=1000\nduration=10ms\nskew_tick=%s\n"
+                                                        "[task:t]\nprogram=compute 1ms\n", skew ? "true" : "false");
+                struct sim *sim = sim_from_text(text, "none", &sc);
+
+                for (int c = 0; c < 4; c++)
+                        ck_assert_int_eq(sim->cpus[c].tick_ev.when, MS(1) + (skew ? US(125) * c : 0));
+                sim_run_until(sim, MS(3));
+                /* and every tick after it keeps the offset */
+                for (int c = 0; c < 4; c++)
+                        ck_assert_int_eq(sim->cpus[c].tick_ev.when, skew && c > 0 ? MS(3) + US(125) * c : MS(4));
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
 static Suite *sched_suite(void)
 {
         Suite *s = suite_create("sched");
@@ -328,6 +349,7 @@ static Suite *sched_suite(void)
         tcase_add_test(thr, no_throttling_by_default);
         tcase_add_test(thr, a_huge_rr_timeslice_does_not_wrap);
         tcase_add_test(thr, affinity_each_pins_copy_i_to_cpu_i);
+        tcase_add_test(thr, skew_tick_offsets_each_cpus_tick);
         suite_add_tcase(s, pre);
         suite_add_tcase(s, pol);
         suite_add_tcase(s, place);

@@ -203,6 +203,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "scenario", "duration", "10s", "simulated time to run" },
         { "scenario", "seed", "1", "random seed (run --seed overrides)" },
         { "scenario", "policy", "none", "boosting policy when --policy is not given" },
+        { "scenario", "skew_tick", "false", "offset each CPU's tick by cpu * half a tick / cpus (the kernel's skew_tick=1)" },
         { "sched", "rr_timeslice", "100ms", "SCHED_RR time slice" },
         { "sched", "rt_runtime", "off", "RT throttling: RT time allowed per rt_period on each CPU" },
         { "sched", "rt_period", "1s", "RT throttling period" },
@@ -249,7 +250,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
 };
 
 static const char *const scenario_keys[] = { "description", "cpus", "tick_hz", "duration", "seed",
-                                             "policy", NULL };
+                                             "policy", "skew_tick", NULL };
 static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_period", "sched_latency",
                                           "min_granularity", "wakeup_granularity", NULL };
 static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", "stall_threshold", NULL };
@@ -322,6 +323,8 @@ static gboolean load_scenario_section(struct scenario *sc, GError **error)
         if (!get_int(sc, g, "seed", 0, INT64_MAX, &v, error))
                 return FALSE;
         sc->seed = (uint64_t)v;
+        if (!get_bool(sc, g, "skew_tick", &sc->skew_tick, error))
+                return FALSE;
         g_autofree char *policy = get(sc, g, "policy");
 
         if (policy) {

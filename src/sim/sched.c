@@ -57,9 +57,15 @@ void sched_finish(struct sim *sim)
 
 void sched_start(struct sim *sim)
 {
-        /* Ticks on all CPUs are aligned (no skew), as in 2007 kernels. */
+        /* Ticks on all CPUs are aligned, as in 2007 kernels and by default
+         * today; with skew_tick, as tick_setup_sched_timer() in
+         * kernel/time/tick-sched.c does with sched_skew_tick: CPU c's tick
+         * comes (TICK_NSEC >> 1) / nr_cpus * c later.  Jiffies (the booster's
+         * sleeps) still end on CPU 0's ticks, which are not offset. */
+        int64_t skew = sim->sc->skew_tick ? (sim->tick_ns >> 1) / sim->ncpus : 0;
+
         for (int c = 0; c < sim->ncpus; c++)
-                eventq_schedule(&sim->q, &sim->cpus[c].tick_ev, sim->tick_ns);
+                eventq_schedule(&sim->q, &sim->cpus[c].tick_ev, sim->tick_ns + skew * c);
         if (sim->sc->rt_runtime_ns >= 0)
                 eventq_schedule(&sim->q, &sim->rt_period_ev, sim->sc->rt_period_ns);
 }
