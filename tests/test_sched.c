@@ -139,6 +139,40 @@ START_TEST(rt_throttling_leaves_time_to_fair_tasks)
 }
 END_TEST
 
+START_TEST(rt_runtime_share_lets_a_hog_starve_a_reader)
+{
+        /* 2 CPUs, 950 ms of RT per 1 s: CPU 1 uses none, so with sharing CPU 0
+         * borrows its unused runtime up to the whole period (do_balance_runtime())
+         * and the pinned hog never throttles; without, the reader gets its 5%. */
+        for (int share = 0; share < 2; share++) {
+                struct scenario *sc;
+                g_autofree char *text = g_strdup_printf(HEAD(2, "3s") "[sched]\nrt_runtime=950ms\nrt_period=1s\n"
+                        "rt_runtime_share=%s\n"
+                        "[task:hog]\nsched=fifo:50\naffinity=0\nprogram=compute 10s\n"
+                        "[task:reader]\nsched=normal:0\naffinity=0\nstart=1ms\n"
+                        "program=loop { rcu_read_lock; compute 100us; rcu_read_unlock; sleep 1ms }\n",
+                        share ? "true" : "false");
+                struct sim *sim = sim_from_text(text, "none", &sc);
+                struct task *reader = find_task(sim, "reader");
+
+                sim_run(sim);
+                sim_finish(sim, NULL);
+                if (share) {
+                        /* CPU 0 owns the whole period: the reader never runs */
+                        ck_assert_int_eq(reader->sum_exec_ns, 0);
+                        ck_assert_int_eq(sim->cpus[0].rt_runtime_ns, MS(1000));
+                        ck_assert_int_eq(sim->cpus[1].rt_runtime_ns, MS(900));
+                } else {
+                        /* 50 ms a period, of which it computes 1 in 11 */
+                        ck_assert_int_gt(reader->sum_exec_ns, MS(10));
+                        ck_assert_int_eq(sim->cpus[0].rt_runtime_ns, MS(950));
+                }
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
 START_TEST(no_throttling_by_default)
 {
         struct scenario *sc;
@@ -347,6 +381,7 @@ static Suite *sched_suite(void)
         tcase_add_test(place, cpupri_finds_the_least_urgent_allowed_cpu);
         tcase_add_test(thr, rt_throttling_leaves_time_to_fair_tasks);
         tcase_add_test(thr, no_throttling_by_default);
+        tcase_add_test(thr, rt_runtime_share_lets_a_hog_starve_a_reader);
         tcase_add_test(thr, a_huge_rr_timeslice_does_not_wrap);
         tcase_add_test(thr, affinity_each_pins_copy_i_to_cpu_i);
         tcase_add_test(thr, skew_tick_offsets_each_cpus_tick);

@@ -65,7 +65,8 @@ struct scenario {
         char *description;
         int ncpus;
         int tick_hz;
-        gboolean skew_tick;             /* CPU c's tick offset by c * (tick / 2) / ncpus */
+        gboolean skew_tick;
+        gboolean rt_runtime_share;      /* [sched]: RT_RUNTIME_SHARE's borrowing */             /* CPU c's tick offset by c * (tick / 2) / ncpus */
         sim_time_ns duration_ns;
         uint64_t seed;
         char *policy;                   /* default policy for `run` */

@@ -41,6 +41,7 @@ void sched_init(struct sim *sim)
                 heap_init(&cpu->rt_rq);
                 heap_init(&cpu->fair_rq);
                 event_init(&cpu->tick_ev, tick_event);
+                cpu->rt_runtime_ns = sim->sc->rt_runtime_ns;
         }
         event_init(&sim->rt_period_ev, rt_period_event);
 }
@@ -654,6 +655,33 @@ void sched_set_affinity(struct sim *sim, struct task *t, const struct cpumask *m
 
 /* ---- the tick ---- */
 
+/* balance_runtime() / do_balance_runtime() of kernel/sched/rt.c, with
+ * RT_RUNTIME_SHARE: a CPU out of RT runtime takes from each other CPU a
+ * 1/nr_cpus share of what that one has left unused this period, until it has
+ * the whole period.  Borrowed runtime is not given back at the next period
+ * (the kernel returns it only when the root domain changes). */
+static void balance_runtime(struct sim *sim, struct cpu *cpu)
+{
+        int64_t period = sim->sc->rt_period_ns;
+
+        if (!sim->sc->rt_runtime_share)
+                return;
+        for (int c = 0; c < sim->ncpus && cpu->rt_runtime_ns < period; c++) {
+                struct cpu *o = &sim->cpus[c];
+                int64_t diff;
+
+                if (o == cpu)
+                        continue;
+                sched_update_curr(sim, o);
+                diff = (o->rt_runtime_ns - o->rt_time_ns) / sim->ncpus;
+                if (diff <= 0)
+                        continue;
+                diff = MIN(diff, period - cpu->rt_runtime_ns);
+                o->rt_runtime_ns -= diff;
+                cpu->rt_runtime_ns += diff;
+        }
+}
+
 void sched_tick(struct sim *sim, struct cpu *cpu)
 {
         struct task *curr = cpu->curr;
@@ -671,8 +699,10 @@ void sched_tick(struct sim *sim, struct cpu *cpu)
                         else
                                 curr->rr_ticks_left = (int)CLAMP(sim->sc->rr_timeslice_ns / sim->tick_ns, 1, INT_MAX);
                 }
-                if (sim->sc->rt_runtime_ns >= 0 && !cpu->rt_throttled &&
-                    cpu->rt_time_ns > sim->sc->rt_runtime_ns) {
+                /* sched_rt_runtime_exceeded(): over its runtime, a CPU first borrows */
+                if (sim->sc->rt_runtime_ns >= 0 && !cpu->rt_throttled && cpu->rt_time_ns > cpu->rt_runtime_ns)
+                        balance_runtime(sim, cpu);
+                if (sim->sc->rt_runtime_ns >= 0 && !cpu->rt_throttled && cpu->rt_time_ns > cpu->rt_runtime_ns) {
                         cpu->rt_throttled = true;
                         cpu_rank_changed(sim, cpu);
                         sched_resched(sim, cpu->id);
@@ -706,8 +736,11 @@ static void rt_period_event(struct sim *sim, struct event *ev)
                 struct cpu *cpu = &sim->cpus[c];
 
                 sched_update_curr(sim, cpu);
-                cpu->rt_time_ns = MAX(0, cpu->rt_time_ns - sim->sc->rt_runtime_ns);
-                if (cpu->rt_throttled && cpu->rt_time_ns < sim->sc->rt_runtime_ns) {
+                /* do_sched_rt_period_timer(): a throttled CPU tries to borrow first */
+                if (cpu->rt_throttled)
+                        balance_runtime(sim, cpu);
+                cpu->rt_time_ns = MAX(0, cpu->rt_time_ns - cpu->rt_runtime_ns);
+                if (cpu->rt_throttled && cpu->rt_time_ns < cpu->rt_runtime_ns) {
                         cpu->rt_throttled = false;
                         cpu_rank_changed(sim, cpu);
                         sched_resched(sim, c);

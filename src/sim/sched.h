@@ -48,8 +48,10 @@ struct cpu {
         bool resched_listed;
         int64_t pending_overhead_ns;    /* charged to the CPU, paid by the next task */
 
-        /* RT throttling: RT time used in the current period. */
+        /* RT throttling: RT time used in the current period, and this CPU's
+         * runtime (the scenario's, plus what it borrowed, minus what it lent). */
         int64_t rt_time_ns;
+        int64_t rt_runtime_ns;
         bool rt_throttled;
 
         struct event tick_ev;
