@@ -361,6 +361,49 @@ START_TEST(skew_tick_offsets_each_cpus_tick)
 }
 END_TEST
 
+/* A nice-0 task preempted by a FIFO hog on CPU 0 while CPU 1 runs another
+ * nice-0 task: CPU 0's capacity for fair tasks shrinks as RT time fills it
+ * (PELT, 32 ms half-life), and CPU 1's periodic balance (every 2 ms x
+ * busy_factor 16 = 32 ms on this 2-CPU domain) pulls the waiting task once
+ * CPU 0's load per capacity passes 117% of its own: after about 30 ms of
+ * hog, so within the next two intervals. */
+START_TEST(load_balance_pulls_a_task_from_behind_an_rt_hog)
+{
+        for (int lb = 0; lb < 2; lb++) {
+                struct scenario *sc;
+                g_autofree char *text = g_strdup_printf(HEAD(2, "400ms") "[sched]\nload_balance=%s\n"
+                        "[task:w]\nsched=normal:0\naffinity=0\nprogram=compute 1ms\n"
+                        "[task:t]\nsched=normal:0\naffinity=0\nprogram=loop { compute 1ms }\n"
+                        "[event:unpin]\nat=90ms\ntask=t\naffinity=0-1\n"
+                        "[task:other]\nsched=normal:0\naffinity=1\nprogram=loop { compute 1ms }\n"
+                        "[task:pinned]\nsched=normal:0\naffinity=0\nstart=2ms\nprogram=loop { compute 1ms }\n"
+                        "[task:hog]\nsched=fifo:10\naffinity=0\nstart=100ms\nprogram=compute 1s\n",
+                        lb ? "true" : "false");
+                struct sim *sim = sim_from_text(text, "none", &sc);
+                struct task *t = find_task(sim, "t"), *pinned = find_task(sim, "pinned");
+                int64_t ran_at_100ms;
+
+                sim_run_until(sim, MS(100));
+                ck_assert_int_eq(t->cpu, 0);            /* where the hog comes; unpinned since 90 ms */
+                ran_at_100ms = t->sum_exec_ns;
+                sim_run_until(sim, MS(200));
+                if (lb) {
+                        /* moved to CPU 1 within 100 ms of the hog, and ran there */
+                        ck_assert_int_eq(t->cpu, 1);
+                        ck_assert_int_gt(t->sum_exec_ns - ran_at_100ms, MS(20));
+                } else {
+                        /* today's behaviour: it waits behind the hog */
+                        ck_assert_int_eq(t->cpu, 0);
+                        ck_assert_int_le(t->sum_exec_ns - ran_at_100ms, MS(1));
+                }
+                /* a pinned task never moves */
+                ck_assert_int_eq(pinned->cpu, 0);
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
 static Suite *sched_suite(void)
 {
         Suite *s = suite_create("sched");
@@ -385,6 +428,7 @@ static Suite *sched_suite(void)
         tcase_add_test(thr, a_huge_rr_timeslice_does_not_wrap);
         tcase_add_test(thr, affinity_each_pins_copy_i_to_cpu_i);
         tcase_add_test(thr, skew_tick_offsets_each_cpus_tick);
+        tcase_add_test(thr, load_balance_pulls_a_task_from_behind_an_rt_hog);
         suite_add_tcase(s, pre);
         suite_add_tcase(s, pol);
         suite_add_tcase(s, place);

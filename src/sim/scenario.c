@@ -207,6 +207,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "sched", "rr_timeslice", "100ms", "SCHED_RR time slice" },
         { "sched", "rt_runtime", "off", "RT throttling: RT time allowed per rt_period on each CPU" },
         { "sched", "rt_period", "1s", "RT throttling period" },
+        { "sched", "load_balance", "false", "periodic load balancing of fair tasks from the tick, capacity reduced by RT time (kernel/sched/fair.c)" },
         { "sched", "rt_runtime_share", "false", "a throttled CPU borrows unused RT runtime from the others (RT_RUNTIME_SHARE; on by default before Linux 5.10)" },
         { "sched", "sched_latency", "6ms", "fair class: period over which runnable tasks share a CPU" },
         { "sched", "min_granularity", "750us", "fair class: shortest slice before a tick may preempt" },
@@ -252,7 +253,8 @@ const struct scenario_key_doc scenario_key_docs[] = {
 
 static const char *const scenario_keys[] = { "description", "cpus", "tick_hz", "duration", "seed",
                                              "policy", "skew_tick", NULL };
-static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_period", "rt_runtime_share", "sched_latency",
+static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_period", "rt_runtime_share",
+                                          "load_balance", "sched_latency",
                                           "min_granularity", "wakeup_granularity", NULL };
 static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", "stall_threshold", NULL };
 static const char *const output_keys[] = { "memory_sample", "max_events", "max_memory", "timeline_start",
@@ -349,7 +351,8 @@ static gboolean load_sched_section(struct scenario *sc, GError **error)
             !get_duration(sc, g, "sched_latency", &sc->sched_latency_ns, TRUE, error) ||
             !get_duration(sc, g, "min_granularity", &sc->min_granularity_ns, TRUE, error) ||
             !get_duration(sc, g, "wakeup_granularity", &sc->wakeup_granularity_ns, FALSE, error) ||
-            !get_bool(sc, g, "rt_runtime_share", &sc->rt_runtime_share, error))
+            !get_bool(sc, g, "rt_runtime_share", &sc->rt_runtime_share, error) ||
+            !get_bool(sc, g, "load_balance", &sc->load_balance, error))
                 return FALSE;
         rt = get(sc, g, "rt_runtime");
         if (rt && strcmp(rt, "off") != 0) {

@@ -66,7 +66,8 @@ struct scenario {
         int ncpus;
         int tick_hz;
         gboolean skew_tick;
-        gboolean rt_runtime_share;      /* [sched]: RT_RUNTIME_SHARE's borrowing */             /* CPU c's tick offset by c * (tick / 2) / ncpus */
+        gboolean rt_runtime_share;      /* [sched]: RT_RUNTIME_SHARE's borrowing */
+        gboolean load_balance;          /* [sched]: periodic load balancing of fair tasks */             /* CPU c's tick offset by c * (tick / 2) / ncpus */
         sim_time_ns duration_ns;
         uint64_t seed;
         char *policy;                   /* default policy for `run` */

@@ -2,6 +2,7 @@
 #include "sched.h"
 
 #include <limits.h>
+#include <math.h>
 
 #include "engine.h"
 
@@ -150,6 +151,7 @@ void sched_update_curr(struct sim *sim, struct cpu *cpu)
         if (task_is_rt(t)) {
                 if (sim->sc->rt_runtime_ns >= 0)
                         cpu->rt_time_ns += delta;
+                cpu->rt_ns += delta;
         } else {
                 t->vruntime += delta * NICE_0_WEIGHT / t->weight;
                 update_min_vruntime(cpu);
@@ -682,10 +684,88 @@ static void balance_runtime(struct sim *sim, struct cpu *cpu)
         }
 }
 
+/* ---- periodic load balancing: kernel/sched/fair.c, one flat domain ----
+ *
+ * From the tick, each CPU every balance interval (sd->balance_interval,
+ * starting at the domain's weight in ms -- its CPU count -- and times
+ * sd->busy_factor 16 while the CPU is busy, at most HZ * cpus / 10 jiffies
+ * as max_load_balance_interval) compares its fair load with the busiest
+ * other CPU's.  A CPU's load is the weight of its runnable fair tasks over
+ * its capacity for them, which RT time takes away (scale_rt_capacity(),
+ * from a PELT-style average of RT time: 32 ms half-life).  When the busiest
+ * is more than imbalance_pct 117% of this one, a queued (not running)
+ * fair task whose affinity allows this CPU and whose move narrows the gap
+ * migrates here (detach_tasks()/can_migrate_task()).  One domain over all
+ * CPUs is the simplification (docs/design.md). */
+#define BALANCE_BUSY_FACTOR 16
+#define BALANCE_IMBALANCE_PCT 117
+#define PELT_HALFLIFE_NS (32 * NSEC_PER_MSEC)
+
+static double fair_capacity(const struct cpu *cpu)
+{
+        return MAX(1.0, 1024.0 * (1.0 - cpu->rt_avg));
+}
+
+static double fair_load(const struct cpu *cpu)
+{
+        int64_t w = cpu->fair_weight + (cpu->curr && !task_is_rt(cpu->curr) ? cpu->curr->weight : 0);
+
+        return (double)w * 1024.0 / fair_capacity(cpu);
+}
+
+static void load_balance(struct sim *sim, struct cpu *this)
+{
+        struct cpu *busiest = NULL;
+        double this_load = fair_load(this), gap;
+
+        for (int c = 0; c < sim->ncpus; c++) {
+                struct cpu *o = &sim->cpus[c];
+
+                if (o != this && heap_size(&o->fair_rq) && (!busiest || fair_load(o) > fair_load(busiest)))
+                        busiest = o;
+        }
+        if (!busiest || fair_load(busiest) * 100 <= this_load * BALANCE_IMBALANCE_PCT)
+                return;
+        gap = fair_load(busiest) - this_load;
+        for (uint32_t i = 0; i < heap_size(&busiest->fair_rq); i++) {
+                struct task *t = rq_task(heap_slot_at(&busiest->fair_rq, i)->node);
+                double moved = (double)t->weight * 1024.0 / fair_capacity(this);
+
+                /* allowed here, and the move narrows the gap rather than reversing it */
+                if (!cpumask_test(&t->affinity, this->id) || moved >= gap)
+                        continue;
+                dequeue(sim, busiest, t);
+                migrate_vruntime(sim, t, busiest->id, this->id);
+                enqueue(sim, this, t, false);
+                if (preempts(sim, this, t))
+                        sched_resched(sim, this->id);
+                return;
+        }
+}
+
+static void balance_tick(struct sim *sim, struct cpu *cpu)
+{
+        double decay = exp2(-(double)sim->tick_ns / PELT_HALFLIFE_NS);      /* per tick */
+        int64_t interval;
+
+        sched_update_curr(sim, cpu);
+        cpu->rt_avg = cpu->rt_avg * decay +
+                      (1 - decay) * MIN(1.0, (double)(cpu->rt_ns - cpu->rt_ns_at_tick) / (double)sim->tick_ns);
+        cpu->rt_ns_at_tick = cpu->rt_ns;
+        if (sim->now < cpu->next_balance_ns)
+                return;
+        load_balance(sim, cpu);
+        interval = (int64_t)sim->ncpus * NSEC_PER_MSEC * (cpu->curr ? BALANCE_BUSY_FACTOR : 1);
+        interval = MIN(interval, (int64_t)sim->ncpus * sim->tick_ns * sim->sc->tick_hz / 10);
+        cpu->next_balance_ns = sim->now + MAX(interval, sim->tick_ns);
+}
+
 void sched_tick(struct sim *sim, struct cpu *cpu)
 {
         struct task *curr = cpu->curr;
 
+        if (sim->sc->load_balance)
+                balance_tick(sim, cpu);
         if (!curr || curr->state != TASK_RUNNING)
                 return;
         sched_update_curr(sim, cpu);

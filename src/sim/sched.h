@@ -56,6 +56,12 @@ struct cpu {
 
         struct event tick_ev;
         uint64_t nr_switches;
+
+        /* Periodic load balancing ([sched] load_balance). */
+        int64_t rt_ns;                  /* RT-class time run here, all of it */
+        int64_t rt_ns_at_tick;
+        double rt_avg;                  /* PELT-style decayed share of RT time (0..1) */
+        int64_t next_balance_ns;
 };
 
 void sched_init(struct sim *sim);
