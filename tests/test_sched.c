@@ -404,6 +404,29 @@ START_TEST(load_balance_pulls_a_task_from_behind_an_rt_hog)
 }
 END_TEST
 
+START_TEST(load_balance_spreads_fair_tasks_within_a_second)
+{
+        /* 8 CPU-bound nice-0 tasks that all start on CPU 0 (pinned, then let
+         * go at 10 ms) end up two per CPU on 4 CPUs. */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(4, "1s") "[sched]\nload_balance=true\n"
+                "[task:w]\ncount=8\nsched=normal:0\naffinity=0\nprogram=loop { compute 1ms }\n"
+                "[event:free]\nat=10ms\ntask=w\naffinity=0-3\n", "none", &sc);
+        int per_cpu[4] = { 0 };
+
+        sim_run(sim);
+        for (int k = 0; k < 8; k++) {
+                g_autofree char *name = g_strdup_printf("w.%d", k);
+
+                per_cpu[find_task(sim, name)->cpu]++;
+        }
+        for (int c = 0; c < 4; c++)
+                ck_assert_msg(per_cpu[c] == 2, "cpu%d has %d tasks", c, per_cpu[c]);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 static Suite *sched_suite(void)
 {
         Suite *s = suite_create("sched");
@@ -429,6 +452,7 @@ static Suite *sched_suite(void)
         tcase_add_test(thr, affinity_each_pins_copy_i_to_cpu_i);
         tcase_add_test(thr, skew_tick_offsets_each_cpus_tick);
         tcase_add_test(thr, load_balance_pulls_a_task_from_behind_an_rt_hog);
+        tcase_add_test(thr, load_balance_spreads_fair_tasks_within_a_second);
         suite_add_tcase(s, pre);
         suite_add_tcase(s, pol);
         suite_add_tcase(s, place);
