@@ -430,9 +430,12 @@ START_TEST(an_output_directory_holds_one_run)
         touch(dir, ".gp.csv.tmp-Ab12Cd");
         touch(dir, "trace.json");
         touch(dir, "notes.txt");
+        touch(dir, ".tmp");             /* hidden names that only look like temporaries */
+        touch(dir, ".tmpfoo");
         r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=200ms", "--out", dir, "-q", NULL);
         ck_assert_msg(r.status == 0, "%s", r.err);
         result_clear(&r);
+        ck_assert(exists(dir, ".tmp") && exists(dir, ".tmpfoo"));
         ck_assert(!exists(dir, ".gp.csv.tmp-Ab12Cd"));
         ck_assert(!exists(dir, "trace.json"));
         ck_assert(exists(dir, "notes.txt") && exists(dir, "summary.json"));

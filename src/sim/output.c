@@ -136,7 +136,7 @@ static char *temporary_of(const char *name)
 {
         const char *tmp = g_strrstr(name, ".tmp");
 
-        if (name[0] != '.' || !tmp || tmp == name + 1)
+        if (name[0] != '.' || !tmp || tmp <= name + 1)       /* ".tmp" alone, or at the start: not ours */
                 return NULL;
         return g_strndup(name + 1, (gsize)(tmp - name - 1));
 }
