@@ -28,14 +28,11 @@ static void run_with_progress(struct sim *sim)
         int64_t end = sim_end_time(sim), step = MAX(end / 100, NSEC_PER_MSEC);
         gint64 t0 = g_get_monotonic_time();
 
-        for (int64_t t = step; ; ) {
+        for (bool more = true; more; ) {
                 double frac, wall;
                 char bar[31];
 
-                /* A step of simulated time, or a million events if time crawls
-                 * (1 ns loops): the bar and its ETA keep moving either way. */
-                bool reached = sim_run_for(sim, MIN(t, end), 1000000);
-
+                more = sim_run_slice(sim, step);
                 frac = (double)sim_now(sim) / (double)end;
                 wall = (double)(g_get_monotonic_time() - t0) / 1e6;
                 for (int i = 0; i < 30; i++)
@@ -45,10 +42,6 @@ static void run_with_progress(struct sim *sim)
                         bar, frac * 100, sim_now(sim) / 1e9, end / 1e9,
                         wall > 0 ? (double)sim_events(sim) / wall / 1e6 : 0,
                         frac > 0 ? wall * (1 - frac) / frac : 0);
-                if ((reached && t >= end) || strcmp(sim_end_reason(sim), "running") != 0)
-                        break;
-                if (reached)
-                        t += step;
         }
         sim_run(sim);
         fputs("\r\033[K", stderr);

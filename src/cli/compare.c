@@ -653,17 +653,10 @@ static void compare_job_run(gpointer data, gpointer user)
 
         (void)user;
         /* In slices, so that the terminal can show how far each policy got. */
-        int64_t end = sim_end_time(job->sim), step = MAX(end / 200, 1);
+        int64_t end = sim_end_time(job->sim);
 
-        for (int64_t t = step; ; ) {
-                bool reached = sim_run_for(job->sim, MIN(t, end), 1000000);
-
+        while (sim_run_slice(job->sim, MAX(end / 200, 1)))
                 g_atomic_int_set(&job->permille, (gint)(1000.0 * (double)sim_now(job->sim) / (double)end));
-                if ((reached && t >= end) || strcmp(sim_end_reason(job->sim), "running") != 0)
-                        break;
-                if (reached)
-                        t += step;
-        }
         sim_run(job->sim);
         g_atomic_int_set(&job->permille, 1000);
         if (!sim_finish(job->sim, &e)) {
@@ -678,7 +671,9 @@ static void compare_job_run(gpointer data, gpointer user)
         res->oom_time_ns = lookup(r, "memory.oom_time_ns");
         res->oom_bytes = lookup(r, "memory.oom_bytes");
         res->pending_gp_ns = lookup(r, "rcu.gp_in_progress_ns");
-        res->gp_max_ns = isnan(lookup(r, "gp_latency.max_ns")) ? 0 : lookup(r, "gp_latency.max_ns");
+        res->gp_max_ns = lookup(r, "gp_latency.max_ns");
+        if (isnan(res->gp_max_ns))
+                res->gp_max_ns = 0;             /* no grace period completed */
         res->gp_pending_is_max = lookup(r, "rcu.gp_max_is_pending") == 1;
         res->rt_class = g_strdup(report_lookup_string(r, "rt_wakeup_top.class"));
         for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {

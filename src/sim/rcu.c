@@ -511,12 +511,13 @@ void rcu_report(struct sim *sim, struct report *r)
         report_int(r, "rcu.gp_in_progress_ns", pending);
         /* "GP max 3 ms" beside a 2.67 s stall misleads: the longest grace
          * period, counting the pending one as at least its age so far. */
+        int64_t completed_max = rcu->gp_latency.count ? rcu->gp_latency.max_ns : 0;
+
         if (rcu->gp_latency.count || pending)
-                report_int(r, "rcu.gp_max_at_least_ns",
-                           MAX(pending, rcu->gp_latency.count ? rcu->gp_latency.max_ns : 0));
+                report_int(r, "rcu.gp_max_at_least_ns", MAX(pending, completed_max));
         else
                 report_null(r, "rcu.gp_max_at_least_ns");
-        report_bool(r, "rcu.gp_max_is_pending", pending > (rcu->gp_latency.count ? rcu->gp_latency.max_ns : 0));
+        report_bool(r, "rcu.gp_max_is_pending", pending > completed_max);
         /* As rcutorture's boost test counts failures (rcu_torture_boost_failed():
          * a grace period that took longer than the threshold); what is still
          * waiting at the end and has waited that long counts too. */

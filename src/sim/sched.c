@@ -756,7 +756,8 @@ static void balance_tick(struct sim *sim, struct cpu *cpu)
                 return;
         load_balance(sim, cpu);
         interval = (int64_t)sim->ncpus * NSEC_PER_MSEC * (cpu->curr ? BALANCE_BUSY_FACTOR : 1);
-        interval = MIN(interval, (int64_t)sim->ncpus * sim->tick_ns * sim->sc->tick_hz / 10);
+        /* max_load_balance_interval: HZ * cpus / 10 jiffies, i.e. cpus x 100 ms */
+        interval = MIN(interval, (int64_t)sim->ncpus * NSEC_PER_SEC / 10);
         cpu->next_balance_ns = sim->now + MAX(interval, sim->tick_ns);
 }
 

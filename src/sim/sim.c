@@ -425,19 +425,15 @@ static void check_guards(struct sim *sim)
                 sim_stop(sim, "memory-budget", NULL);
 }
 
-void sim_run_until(struct sim *sim, int64_t t_ns)
-{
-        sim_run_for(sim, t_ns, UINT64_MAX);
-}
-
-bool sim_run_for(struct sim *sim, int64_t t_ns, uint64_t events)
+/* Up to @t_ns or @events events, whichever first. */
+static void run_for(struct sim *sim, int64_t t_ns, uint64_t events)
 {
         uint64_t stop_at = sim->q.fired + MIN(events, UINT64_MAX - sim->q.fired);
 
         check_guards(sim);
         while (!sim->stopping && eventq_next_time(&sim->q) <= t_ns) {
                 if (sim->q.fired >= stop_at)
-                        return false;   /* more to do before t_ns */
+                        return;         /* more to do before t_ns */
                 struct event *ev = eventq_pop(&sim->q);
 
                 sim->now = ev->when;
@@ -450,7 +446,17 @@ bool sim_run_for(struct sim *sim, int64_t t_ns, uint64_t events)
         }
         if (!sim->stopping && sim->now < t_ns)
                 sim->now = MIN(t_ns, sim->end_ns);
-        return true;
+}
+
+void sim_run_until(struct sim *sim, int64_t t_ns)
+{
+        run_for(sim, t_ns, UINT64_MAX);
+}
+
+bool sim_run_slice(struct sim *sim, int64_t step)
+{
+        run_for(sim, MIN(sim->now + step, sim->end_ns), 1000000);
+        return !sim->stopping && sim->now < sim->end_ns;
 }
 
 void sim_run(struct sim *sim)

@@ -39,10 +39,11 @@ struct sim_options {
 struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error);
 /* Process events up to and including @t_ns (or until the run stops). */
 void sim_run_until(struct sim *sim, int64_t t_ns);
-/* The same, but return after @events events at most: FALSE when it
- * stopped short of @t_ns (a progress bar that updates even when simulated
- * time crawls). */
-bool sim_run_for(struct sim *sim, int64_t t_ns, uint64_t events);
+/* One slice of the run, for a progress display: @step of simulated time or
+ * a million events, whichever comes first (so that it returns even when
+ * simulated time crawls, as with 1 ns loops).  FALSE once the run is over.
+ * Running in slices changes no result. */
+bool sim_run_slice(struct sim *sim, int64_t step);
 /* Run to the end: duration, out of memory, event or memory budget,
  * interruption or error. */
 void sim_run(struct sim *sim);

@@ -145,13 +145,20 @@ static void emit_json(struct timeline *tl, const char *kind, const char *lane, i
                    (double)(to - from) / 1e3, pid, tid);
 }
 
-/* Close @iv at @now, writing the part of it inside the window. */
+/* Close @iv at @now, writing the part of it inside the window.  A NULL
+ * @lane is CPU @lane_id's, named only when written: this runs on every
+ * context switch, mostly outside the window. */
 static void emit(struct timeline *tl, struct open_interval *iv, int64_t now, const char *kind,
                  const char *lane, int lane_id)
 {
         int64_t from = MAX(iv->since, tl->start), to = MIN(now, tl->end);
+        char cpu_lane[32];
 
         if (iv->since >= 0 && to > from && tl->format != TIMELINE_FTRACE) {
+                if (!lane) {
+                        g_snprintf(cpu_lane, sizeof(cpu_lane), "cpu%d", lane_id);
+                        lane = cpu_lane;
+                }
                 if (tl->format == TIMELINE_CSV)
                         fprintf(tl->f, "%s,%s,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%s\n", kind, lane,
                                 (gint64)from, (gint64)to, iv->label ? iv->label : "");
@@ -170,15 +177,7 @@ void timeline_cpu(struct timeline *tl, int64_t now, int cpu, const char *task)
         if (!tl->f)
                 return;
         iv = &tl->cpu[cpu];
-        /* Called on every context switch: name the lane only for an interval
-         * that is written (inside the window), not for each of them. */
-        if (iv->since >= 0 && MIN(now, tl->end) > MAX(iv->since, tl->start) && tl->format != TIMELINE_FTRACE) {
-                char lane[32];
-
-                g_snprintf(lane, sizeof(lane), "cpu%d", cpu);
-                emit(tl, iv, now, "run", lane, cpu);
-        }
-        iv->since = -1;
+        emit(tl, iv, now, "run", NULL, cpu);
         if (task)
                 tl->cpu[cpu] = (struct open_interval){ now, task };
 }
