@@ -96,9 +96,11 @@ START_TEST(boosted_readers_follow_the_booster_when_their_element_comes_round)
          * (each pass sleeps 10 jiffies from the tick after it ends), boosting
          * one tick after ("reboosting may be required"); a change of the
          * booster's priority reaches the reader only then.  (Two CPUs, so
-         * the lowered booster still runs beside the boosted reader.) */
+         * the lowered booster still runs beside the boosted reader; timeouts
+         * expire at the tick, so that the reader boosted above sirq-timer/0
+         * does not hold up the booster's wake-ups.) */
         struct scenario *sc;
-        struct sim *sim = sim_from_text("[scenario]\ncpus=2\nduration=300ms\n" ZERO_COSTS
+        struct sim *sim = sim_from_text("[scenario]\ncpus=2\nduration=300ms\n[sched]\nsoftirq_threads=false\n" ZERO_COSTS
                 "[task:reader]\nsched=normal:0\naffinity=0\nprogram=rcu_read_lock; compute 100ms; rcu_read_unlock; sleep 1s\n"
                 "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 250ms\n"
                 "[event:raise]\nat=35ms\ntask=rcu_booster\nsched=rr:60\n"
@@ -120,6 +122,102 @@ START_TEST(boosted_readers_follow_the_booster_when_their_element_comes_round)
         ck_assert_int_eq(r->rcu_nesting, 1);
         sim_free(sim);
         scenario_free(sc);
+}
+END_TEST
+
+/* One CPU, a FIFO 60 hog from 1 ms; the booster at RR 70 outranks it. */
+#define ABOVE_THE_HOG(extra) "[scenario]\ncpus=1\nduration=200ms\n" ZERO_COSTS extra \
+        "[policy]\nbooster_prio=rr:70\n" \
+        "[task:reader]\nsched=normal:0\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n" \
+        "[task:hog]\nsched=fifo:60\nstart=1ms\nprogram=compute 150ms\n"
+
+START_TEST(a_hog_above_sirq_timer_starves_the_boosters_wakeups)
+{
+        /* The booster sleeps with schedule_timeout(): its timeout expires in
+         * sirq-timer/0 at FIFO 50, which the hog starves, so the booster --
+         * though it outranks the hog -- never wakes while the hog runs. */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(ABOVE_THE_HOG(""), "booster", &sc);
+        struct task *r = find_task(sim, "reader"), *b = find_task(sim, "rcu_booster");
+        struct task *sirq = find_task(sim, "sirq-timer/0");
+
+        sim_run_until(sim, MS(100));
+        ck_assert_int_eq(b->state, TASK_SLEEPING);      /* its 10 ms timeout expired at 10 ms */
+        ck_assert_int_eq(sirq->state, TASK_RUNNABLE);
+        ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        /* The hog ends at 151 ms: sirq-timer/0 runs, then the booster. */
+        sim_run_until(sim, MS(151) + US(10));
+        ck_assert_int_eq(sirq->state, TASK_WAITING);
+        ck_assert_int_eq(b->state, TASK_SLEEPING);      /* till 161 ms */
+        /* Passes at 0, 151, 161, 171, 181 and 191 ms (20 without the hog);
+         * the reader left its section at 160 ms, never boosted. */
+        sim_run(sim);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.booster_passes"), 6);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_boosted"), 0);
+        sim_free(sim);
+        scenario_free(sc);
+
+        /* sirq-timer above the hog, or timeouts expiring at the tick: the
+         * reader is boosted one tick after its element's turn, at 31 ms. */
+        static const char *const fixes[] = { "[sched]\ntimer_softirq_thread=fifo:80\n",
+                                             "[sched]\nsoftirq_threads=false\n" };
+        for (int i = 0; i < 2; i++) {
+                g_autofree char *text = g_strdup_printf(ABOVE_THE_HOG("%s"), fixes[i]);
+
+                sim = sim_from_text(text, "booster", &sc);
+                r = find_task(sim, "reader");
+                sim_run_until(sim, MS(31) + US(10));
+                ck_assert_int_eq(r->prio, RT(69));
+                ck_assert_ptr_eq(sim->cpus[0].curr, r);
+                ck_assert_int_eq(sim->softirq != NULL, i == 0);      /* no sirq-timer threads without */
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
+START_TEST(a_reader_moved_by_the_load_balancer_stays_on_its_cpus_element)
+{
+        /* Preempted at 1 ms on CPU 0 by a FIFO 60 hog, the reader is queued on
+         * CPU 0's element; the load balancer moves it to CPU 1 (busy with a
+         * fair task, so no idle pull) once the hog's RT time has taken CPU 0's
+         * capacity, long before a 200 ms booster_period lets the booster look.
+         * On CPU 1 it still belongs to CPU 0's element, as in both patches,
+         * and its unlock there takes it off that element. */
+        static const char *const policies[] = { "booster", "booster-8state" };
+
+        for (int i = 0; i < 2; i++) {
+                struct scenario *sc;
+                struct sim *sim = sim_from_text("[scenario]\ncpus=2\nduration=400ms\n" ZERO_COSTS
+                        "[policy]\nbooster_period=200ms\n"
+                        "[task:reader]\nsched=normal:0\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
+                        "[task:other]\nsched=normal:0\naffinity=1\nprogram=loop { compute 1ms }\n"
+                        "[task:hog]\nsched=fifo:60\naffinity=0\nstart=1ms\nprogram=compute 300ms\n",
+                        policies[i], &sc);
+                struct task *r = find_task(sim, "reader");
+                sim_time_ns moved_at = 0;
+
+                sim_run_until(sim, US(1500));
+                ck_assert_int_eq(r->cpu, 0);
+                ck_assert_ptr_nonnull(strstr(policy_state(sim, r), "cpu0"));
+                for (sim_time_ns t = MS(2); t < MS(150) && !moved_at; t += MS(1)) {
+                        sim_run_until(sim, t);
+                        if (r->cpu == 1)
+                                moved_at = t;
+                }
+                ck_assert_msg(moved_at > 0, "%s: the reader never left CPU 0", policies[i]);
+                ck_assert_int_eq(r->rcu_nesting, 1);
+                ck_assert_msg(strstr(policy_state(sim, r), "cpu0"), "%s: %s", policies[i], policy_state(sim, r));
+                /* 9 ms of section left, shared with `other`: out within 30 ms */
+                sim_run_until(sim, moved_at + MS(30));
+                ck_assert_int_eq(r->rcu_nesting, 0);
+                ck_assert_str_eq(policy_state(sim, r), "IDLE none");
+                sim_run(sim);
+                ck_assert_int_eq(summary_value(sim, "policy_stats.readers_boosted"), 0);
+                ck_assert_int_eq(summary_value(sim, "safety_violations"), 0);
+                sim_free(sim);
+                scenario_free(sc);
+        }
 }
 END_TEST
 
@@ -248,6 +346,8 @@ static Suite *booster_suite(void)
         tcase_add_test(states, second_switch_out_in_a_section_does_nothing);
         tcase_add_test(prio, boosted_readers_follow_the_booster_when_their_element_comes_round);
         tcase_add_test(prio, non_rt_booster_boosts_to_the_least_urgent_rt_level);
+        tcase_add_test(prio, a_hog_above_sirq_timer_starves_the_boosters_wakeups);
+        tcase_add_test(states, a_reader_moved_by_the_load_balancer_stays_on_its_cpus_element);
         tcase_add_loop_test(prio, boost_of_a_reader_blocked_on_a_mutex_stays_with_the_reader, 0,
                             G_N_ELEMENTS(aging_policies));
         tcase_add_loop_test(prio, adjust_pi_passes_the_boost_to_the_owner, 0, G_N_ELEMENTS(aging_policies));

@@ -427,6 +427,42 @@ START_TEST(load_balance_spreads_fair_tasks_within_a_second)
 }
 END_TEST
 
+/* How many of the @count copies of @name are on CPU @first or above. */
+static int tasks_on_cpus_from(struct sim *sim, const char *name, int count, int first)
+{
+        int n = 0;
+
+        for (int k = 0; k < count; k++) {
+                g_autofree char *copy = g_strdup_printf("%s.%d", name, k);
+
+                n += find_task(sim, copy)->cpu >= first;
+        }
+        return n;
+}
+
+START_TEST(load_balance_crosses_the_16_cpu_domains)
+{
+        /* 32 CPUs are two domains of 16 under one above.  Every CPU runs a
+         * pinned task (none is idle, so no idle pull); 32 more CPU-bound
+         * tasks let go from CPUs 0-15 at 10 ms reach CPUs 16-31 only through
+         * the upper level (sd->balance_interval 32 ms x busy_factor 16 =
+         * 512 ms there), whose pulls stop once the spans' loads are within
+         * imbalance_pct 117% of each other: 64 - k over 32 + k, k = 14. */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(32, "2s") "[sched]\nload_balance=true\n"
+                "[task:p]\ncount=32\nsched=normal:0\naffinity=each\nprogram=loop { compute 1ms }\n"
+                "[task:w]\ncount=32\nsched=normal:0\naffinity=0-15\nprogram=loop { compute 1ms }\n"
+                "[event:free]\nat=10ms\ntask=w\naffinity=0-31\n", "none", &sc);
+
+        sim_run_until(sim, MS(400));
+        ck_assert_int_eq(tasks_on_cpus_from(sim, "w", 32, 16), 0);     /* not before the upper level's first busy interval */
+        sim_run(sim);
+        ck_assert_int_eq(tasks_on_cpus_from(sim, "w", 32, 16), 14);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 static Suite *sched_suite(void)
 {
         Suite *s = suite_create("sched");
@@ -453,6 +489,7 @@ static Suite *sched_suite(void)
         tcase_add_test(thr, skew_tick_offsets_each_cpus_tick);
         tcase_add_test(thr, load_balance_pulls_a_task_from_behind_an_rt_hog);
         tcase_add_test(thr, load_balance_spreads_fair_tasks_within_a_second);
+        tcase_add_test(thr, load_balance_crosses_the_16_cpu_domains);
         suite_add_tcase(s, pre);
         suite_add_tcase(s, pol);
         suite_add_tcase(s, place);

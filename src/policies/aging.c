@@ -170,7 +170,7 @@ static struct step sleep_jiffies(struct sim *sim, int64_t jiffies)
 {
         sim_time_ns next_tick = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
 
-        return (struct step){ STEP_SLEEP_UNTIL, next_tick + (jiffies - 1) * sim->tick_ns };
+        return (struct step){ STEP_TIMEOUT_UNTIL, next_tick + (jiffies - 1) * sim->tick_ns };
 }
 
 /* schedule_timeout_uninterruptible(1) before each task. */

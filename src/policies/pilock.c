@@ -138,7 +138,7 @@ static struct step booster_step_pi(struct sim *sim, struct task *self)
                         int old;
 
                         if (!link)
-                                return (struct step){ STEP_SLEEP_UNTIL, sim->now + p->period_ns };
+                                return (struct step){ STEP_TIMEOUT_UNTIL, sim->now + p->period_ns };
                         sim_charge_task(sim, self, COST_LOCK, 1, COST_PATH_BOOSTER);
                         sim_charge_task(sim, self, COST_LIST_OP, 1, COST_PATH_BOOSTER);
                         g_queue_unlink(&p->queue, link);

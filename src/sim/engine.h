@@ -22,6 +22,7 @@
 #include "scenario.h"
 #include "sched.h"
 #include "sim.h"
+#include "softirq.h"
 #include "stats.h"
 #include "task.h"
 #include "timeline.h"
@@ -48,6 +49,7 @@ struct sim {
         int nmutexes;
         struct mutex *mutexes;
         struct rcu rcu;
+        struct softirq_cpu *softirq;    /* per CPU; NULL without [sched] softirq_threads */
         struct oracle oracle;
 
         const struct boost_policy_ops *policy;

@@ -207,8 +207,10 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "sched", "rr_timeslice", "100ms", "SCHED_RR time slice" },
         { "sched", "rt_runtime", "off", "RT throttling: RT time allowed per rt_period on each CPU" },
         { "sched", "rt_period", "1s", "RT throttling period" },
-        { "sched", "load_balance", "false", "periodic load balancing of fair tasks from the tick, capacity reduced by RT time (kernel/sched/fair.c)" },
+        { "sched", "load_balance", "true", "periodic load balancing of fair tasks from the tick, capacity reduced by RT time (kernel/sched/fair.c)" },
         { "sched", "rt_runtime_share", "false", "a throttled CPU borrows unused RT runtime from the others (RT_RUNTIME_SHARE; on by default before Linux 5.10)" },
+        { "sched", "softirq_threads", "true", "timer-wheel timeouts (the boosters' sleeps) expire in per-CPU sirq-timer/N threads, as in the -rt kernels" },
+        { "sched", "timer_softirq_thread", "fifo:50", "scheduling of sirq-timer/N (MAX_USER_RT_PRIO/2 in 2.6.2x-rt)" },
         { "sched", "sched_latency", "6ms", "fair class: period over which runnable tasks share a CPU" },
         { "sched", "min_granularity", "750us", "fair class: shortest slice before a tick may preempt" },
         { "sched", "wakeup_granularity", "1ms", "fair class: vruntime lead a waking task needs to preempt" },
@@ -254,7 +256,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
 static const char *const scenario_keys[] = { "description", "cpus", "tick_hz", "duration", "seed",
                                              "policy", "skew_tick", NULL };
 static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_period", "rt_runtime_share",
-                                          "load_balance", "sched_latency",
+                                          "load_balance", "softirq_threads", "timer_softirq_thread", "sched_latency",
                                           "min_granularity", "wakeup_granularity", NULL };
 static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", "stall_threshold", NULL };
 static const char *const output_keys[] = { "memory_sample", "max_events", "max_memory", "timeline_start",
@@ -352,7 +354,9 @@ static gboolean load_sched_section(struct scenario *sc, GError **error)
             !get_duration(sc, g, "min_granularity", &sc->min_granularity_ns, TRUE, error) ||
             !get_duration(sc, g, "wakeup_granularity", &sc->wakeup_granularity_ns, FALSE, error) ||
             !get_bool(sc, g, "rt_runtime_share", &sc->rt_runtime_share, error) ||
-            !get_bool(sc, g, "load_balance", &sc->load_balance, error))
+            !get_bool(sc, g, "load_balance", &sc->load_balance, error) ||
+            !get_bool(sc, g, "softirq_threads", &sc->softirq_threads, error) ||
+            !get_sched(sc, g, "timer_softirq_thread", &sc->timer_softirq_sched, error))
                 return FALSE;
         rt = get(sc, g, "rt_runtime");
         if (rt && strcmp(rt, "off") != 0) {
@@ -692,6 +696,9 @@ static struct scenario *scenario_alloc(const char *path)
         sc->wakeup_granularity_ns = NSEC_PER_MSEC;
         sc->stop_on_oom = TRUE;
         sc->callback_sched = (struct sched_spec){ SCHED_POLICY_FIFO, 50 };
+        sc->softirq_threads = TRUE;
+        sc->load_balance = TRUE;
+        sc->timer_softirq_sched = (struct sched_spec){ SCHED_POLICY_FIFO, 50 };
         sc->memory_sample_ns = NSEC_PER_MSEC;
         sc->timeline_length_ns = 100 * NSEC_PER_MSEC;
         sc->rt_histogram_ns = 10 * NSEC_PER_MSEC;

@@ -65,9 +65,11 @@ struct scenario {
         char *description;
         int ncpus;
         int tick_hz;
-        gboolean skew_tick;
+        gboolean skew_tick;             /* CPU c's tick offset by c * (tick / 2) / ncpus */
         gboolean rt_runtime_share;      /* [sched]: RT_RUNTIME_SHARE's borrowing */
-        gboolean load_balance;          /* [sched]: periodic load balancing of fair tasks */             /* CPU c's tick offset by c * (tick / 2) / ncpus */
+        gboolean load_balance;          /* [sched]: periodic load balancing of fair tasks */
+        gboolean softirq_threads;       /* [sched]: timeouts expire in sirq-timer/N */
+        struct sched_spec timer_softirq_sched;
         sim_time_ns duration_ns;
         uint64_t seed;
         char *policy;                   /* default policy for `run` */

@@ -684,19 +684,24 @@ static void balance_runtime(struct sim *sim, struct cpu *cpu)
         }
 }
 
-/* ---- periodic load balancing: kernel/sched/fair.c, one flat domain ----
+/* ---- periodic load balancing: kernel/sched/fair.c ----
  *
- * From the tick, each CPU every balance interval (sd->balance_interval,
- * starting at the domain's weight in ms -- its CPU count -- and times
- * sd->busy_factor 16 while the CPU is busy, at most HZ * cpus / 10 jiffies
- * as max_load_balance_interval) compares its fair load with the busiest
- * other CPU's.  A CPU's load is the weight of its runnable fair tasks over
- * its capacity for them, which RT time takes away (scale_rt_capacity(),
- * from a PELT-style average of RT time: 32 ms half-life).  When the busiest
- * is more than imbalance_pct 117% of this one, a queued (not running)
- * fair task whose affinity allows this CPU and whose move narrows the gap
- * migrates here (detach_tasks()/can_migrate_task()).  One domain over all
- * CPUs is the simplification (docs/design.md). */
+ * From the tick, each CPU balances each of its domains every balance
+ * interval (sd->balance_interval, starting at the domain's weight in ms --
+ * its CPU count -- and times sd->busy_factor 16 while the CPU is busy, at
+ * most HZ * cpus / 10 jiffies as max_load_balance_interval), lowest level
+ * first as rebalance_domains() does.  The lower level is the CPU's group of
+ * SCHED_DOMAIN_SPAN CPUs (an LLC), whose groups are single CPUs; above it,
+ * when there are more CPUs, one domain over all of them whose groups are
+ * those spans.  find_busiest_group(): the busiest group other than this
+ * CPU's, by fair load over capacity, must be above imbalance_pct 117% of
+ * the local group's; find_busiest_queue(): its busiest CPU.  A CPU's load is
+ * the weight of its runnable fair tasks over its capacity for them, which
+ * RT time takes away (scale_rt_capacity(), from a PELT-style average of RT
+ * time: 32 ms half-life).  A queued (not running) fair task of the busiest
+ * CPU whose affinity allows this one and whose move narrows the gap
+ * migrates here (detach_tasks()/can_migrate_task()).  docs/design.md lists
+ * what is simplified. */
 #define BALANCE_BUSY_FACTOR 16
 #define BALANCE_IMBALANCE_PCT 117
 #define PELT_HALFLIFE_NS (32 * NSEC_PER_MSEC)
@@ -706,26 +711,93 @@ static double fair_capacity(const struct cpu *cpu)
         return MAX(1.0, 1024.0 * (1.0 - cpu->rt_avg));
 }
 
-static double fair_load(const struct cpu *cpu)
+static double fair_weight_of(const struct cpu *cpu)
 {
-        int64_t w = cpu->fair_weight + (cpu->curr && !task_is_rt(cpu->curr) ? cpu->curr->weight : 0);
-
-        return (double)w * 1024.0 / fair_capacity(cpu);
+        return (double)(cpu->fair_weight + (cpu->curr && !task_is_rt(cpu->curr) ? cpu->curr->weight : 0));
 }
 
-static void load_balance(struct sim *sim, struct cpu *this)
+static double fair_load(const struct cpu *cpu)
+{
+        return fair_weight_of(cpu) * 1024.0 / fair_capacity(cpu);
+}
+
+/* A domain level's span around @cpu and the size of its groups. */
+static void domain_of(const struct sim *sim, int level, int cpu, int *lo, int *hi, int *group)
+{
+        if (level == 0) {
+                *lo = cpu / SCHED_DOMAIN_SPAN * SCHED_DOMAIN_SPAN;
+                *hi = MIN(sim->ncpus, *lo + SCHED_DOMAIN_SPAN);
+                *group = 1;
+        } else {
+                *lo = 0;
+                *hi = sim->ncpus;
+                *group = SCHED_DOMAIN_SPAN;
+        }
+}
+
+static int domain_levels(const struct sim *sim)
+{
+        return sim->ncpus > SCHED_DOMAIN_SPAN ? 2 : 1;
+}
+
+/* update_sg_lb_stats(): a group's load is its fair weight over its capacity. */
+static double group_load(const struct sim *sim, int first, int size)
+{
+        double weight = 0, capacity = 0;
+
+        for (int c = first; c < MIN(sim->ncpus, first + size); c++) {
+                weight += fair_weight_of(&sim->cpus[c]);
+                capacity += fair_capacity(&sim->cpus[c]);
+        }
+        return weight * 1024.0 / capacity;
+}
+
+/* The busiest CPU with queued fair tasks in [@first, @first + @size), or NULL. */
+static struct cpu *busiest_queue(struct sim *sim, int first, int size, const struct cpu *this)
 {
         struct cpu *busiest = NULL;
-        double this_load = fair_load(this), gap;
 
-        for (int c = 0; c < sim->ncpus; c++) {
+        for (int c = first; c < MIN(sim->ncpus, first + size); c++) {
                 struct cpu *o = &sim->cpus[c];
 
                 if (o != this && heap_size(&o->fair_rq) && (!busiest || fair_load(o) > fair_load(busiest)))
                         busiest = o;
         }
-        if (!busiest || fair_load(busiest) * 100 <= this_load * BALANCE_IMBALANCE_PCT)
-                return;
+        return busiest;
+}
+
+static void load_balance(struct sim *sim, struct cpu *this, int level)
+{
+        struct cpu *busiest = NULL;
+        double this_load = fair_load(this), gap;
+        int lo, hi, group;
+
+        domain_of(sim, level, this->id, &lo, &hi, &group);
+        if (group == 1) {
+                busiest = busiest_queue(sim, lo, hi - lo, this);
+                if (!busiest || fair_load(busiest) * 100 <= this_load * BALANCE_IMBALANCE_PCT)
+                        return;
+        } else {
+                int local = this->id / group * group, top = -1;
+                double top_load = 0, local_load = group_load(sim, local, group);
+
+                for (int g = lo; g < hi; g += group) {
+                        double l;
+
+                        if (g == local || !busiest_queue(sim, g, group, this))
+                                continue;
+                        l = group_load(sim, g, group);
+                        if (top < 0 || l > top_load) {
+                                top = g;
+                                top_load = l;
+                        }
+                }
+                if (top < 0 || top_load * 100 <= local_load * BALANCE_IMBALANCE_PCT)
+                        return;
+                busiest = busiest_queue(sim, top, group, this);
+                if (fair_load(busiest) <= this_load)
+                        return;
+        }
         gap = fair_load(busiest) - this_load;
         for (uint32_t i = 0; i < heap_size(&busiest->fair_rq); i++) {
                 struct task *t = rq_task(heap_slot_at(&busiest->fair_rq, i)->node);
@@ -746,19 +818,24 @@ static void load_balance(struct sim *sim, struct cpu *this)
 static void balance_tick(struct sim *sim, struct cpu *cpu)
 {
         double decay = exp2(-(double)sim->tick_ns / PELT_HALFLIFE_NS);      /* per tick */
-        int64_t interval;
 
         sched_update_curr(sim, cpu);
         cpu->rt_avg = cpu->rt_avg * decay +
                       (1 - decay) * MIN(1.0, (double)(cpu->rt_ns - cpu->rt_ns_at_tick) / (double)sim->tick_ns);
         cpu->rt_ns_at_tick = cpu->rt_ns;
-        if (sim->now < cpu->next_balance_ns)
-                return;
-        load_balance(sim, cpu);
-        interval = (int64_t)sim->ncpus * NSEC_PER_MSEC * (cpu->curr ? BALANCE_BUSY_FACTOR : 1);
-        /* max_load_balance_interval: HZ * cpus / 10 jiffies, i.e. cpus x 100 ms */
-        interval = MIN(interval, (int64_t)sim->ncpus * NSEC_PER_SEC / 10);
-        cpu->next_balance_ns = sim->now + MAX(interval, sim->tick_ns);
+        for (int level = 0; level < domain_levels(sim); level++) {
+                int lo, hi, group;
+                int64_t interval;
+
+                if (sim->now < cpu->next_balance_ns[level])
+                        continue;
+                load_balance(sim, cpu, level);
+                domain_of(sim, level, cpu->id, &lo, &hi, &group);
+                interval = (int64_t)(hi - lo) * NSEC_PER_MSEC * (cpu->curr ? BALANCE_BUSY_FACTOR : 1);
+                /* max_load_balance_interval: HZ * cpus / 10 jiffies, i.e. cpus x 100 ms */
+                interval = MIN(interval, (int64_t)sim->ncpus * NSEC_PER_SEC / 10);
+                cpu->next_balance_ns[level] = sim->now + MAX(interval, sim->tick_ns);
+        }
 }
 
 void sched_tick(struct sim *sim, struct cpu *cpu)

@@ -30,6 +30,11 @@
 
 struct sim;
 
+/* Load-balancing domains: one per SCHED_DOMAIN_SPAN CPUs (an LLC's, the
+ * MC level), one over all CPUs above it when there are more. */
+#define SCHED_DOMAIN_LEVELS 2
+#define SCHED_DOMAIN_SPAN 16
+
 struct cpu {
         int id;
         struct task *curr;
@@ -61,7 +66,7 @@ struct cpu {
         int64_t rt_ns;                  /* RT-class time run here, all of it */
         int64_t rt_ns_at_tick;
         double rt_avg;                  /* PELT-style decayed share of RT time (0..1) */
-        int64_t next_balance_ns;
+        int64_t next_balance_ns[SCHED_DOMAIN_LEVELS];   /* per domain level */
 };
 
 void sched_init(struct sim *sim);

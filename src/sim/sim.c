@@ -302,6 +302,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
 
         create_tasks(sim);
         rcu_start(sim);
+        softirq_start(sim);
         params.ops = sim->policy;
         sim->pol = sim->policy->create(sim, &params, error);
         if (!sim->pol)
@@ -364,6 +365,7 @@ void sim_free(struct sim *sim)
         outfile_abort(sim->trace_out);
         timeline_free(sim->timeline);
         rcu_finish(sim);
+        softirq_finish(sim);
         sched_finish(sim);
         for (int i = 0; i < sim->nmutexes; i++)
                 mutex_finish(&sim->mutexes[i]);

@@ -17,6 +17,7 @@ static struct task *task_alloc(struct sim *sim, const char *name)
         t->name = g_strdup(name);
         t->state = TASK_NEW;
         t->boost_prio = PRIO_NONE;
+        t->timeout_cpu = -1;
         heap_node_init(&t->rq_node);
         heap_node_init(&t->oracle_node);
         event_init(&t->run_ev, run_event);
@@ -210,6 +211,8 @@ static void task_continue(struct sim *sim, struct task *t)
                         sched_burn_start(sim, t);
                         return;
                 case STEP_SLEEP_UNTIL:
+                case STEP_TIMEOUT_UNTIL:
+                        t->timeout_cpu = s.kind == STEP_TIMEOUT_UNTIL ? t->cpu : -1;
                         eventq_schedule(&sim->q, &t->timer_ev, MAX(s.ns, sim->now));
                         sched_block(sim, t, TASK_SLEEPING);
                         return;
@@ -242,6 +245,8 @@ static void timer_event(struct sim *sim, struct event *ev)
 {
         struct task *t = container_of(ev, struct task, timer_ev);
 
-        if (t->state == TASK_SLEEPING || t->state == TASK_NEW)
+        if (t->state == TASK_SLEEPING && t->timeout_cpu >= 0)
+                softirq_timeout_expired(sim, t, t->timeout_cpu);
+        else if (t->state == TASK_SLEEPING || t->state == TASK_NEW)
                 sched_wake(sim, t);
 }

@@ -48,7 +48,8 @@ enum task_state {
 
 enum step_kind {
         STEP_COMPUTE,           /* burn .ns of CPU time, then step again */
-        STEP_SLEEP_UNTIL,       /* sleep until .ns (absolute) */
+        STEP_SLEEP_UNTIL,       /* sleep until .ns (absolute): an hrtimer sleep */
+        STEP_TIMEOUT_UNTIL,     /* the same as a timer-wheel timeout (schedule_timeout()) */
         STEP_BLOCK_MUTEX,       /* blocked on t->blocked_on; the unlocker wakes it */
         STEP_WAIT,              /* somebody will call sched_wake() */
         STEP_EXIT,
@@ -90,6 +91,7 @@ struct task {
         sim_time_ns seg_start;          /* when the current burn began on the CPU */
         struct event run_ev;            /* end of the current burn / time to step */
         struct event timer_ev;          /* sleep, next period, start */
+        int timeout_cpu;                /* STEP_TIMEOUT_UNTIL: the CPU it was armed on, else -1 */
 
         /* ---- scripted tasks ---- */
         const struct program *prog;
