@@ -61,6 +61,9 @@ struct sim {
         struct cpumask idle;            /* CPUs running nothing */
         struct cpumask rt_waiting;      /* CPUs with queued RT-class tasks */
         struct cpumask fair_waiting;    /* CPUs with queued fair tasks */
+        struct cpumask *fair_by_len;    /* [n]: CPUs with n queued fair tasks, n >= 1 */
+        uint32_t fair_by_len_cap;
+        uint32_t fair_max_len;          /* the longest fair queue */
         struct cpupri cpupri;           /* CPUs by the priority of what they run */
         uint64_t migrations;
         struct event rt_period_ev;
