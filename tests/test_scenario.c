@@ -75,6 +75,16 @@ static const struct bad_case bad_cases[] = {
           "bad.scn:6: [task:t]: duplicate section (first at line 2" },
         { "duplicate key", "[scenario]\ncpus=1\n\ncpus=2\n" OK_TASK, "bad.scn:4: [scenario] cpus: duplicate key (first at line 2)" },
         { "rt_runtime > period", "[scenario]\n[sched]\nrt_runtime=2s\n" OK_TASK, "longer than rt_period" },
+        { "irq without interval", "[scenario]\n" OK_TASK "[irq:eth0]\nhandler=20us\n",
+          "bad.scn:4: [irq:eth0]: no 'interval' key" },
+        { "irq on a missing cpu", "[scenario]\ncpus=2\n" OK_TASK "[irq:eth0]\ncpu=2\ninterval=1ms\nhandler=20us\n",
+          "bad.scn:6: [irq:eth0] cpu: '2' is out of range" },
+        { "irq storm", "[scenario]\n" OK_TASK "[irq:eth0]\ninterval=exp(100ns)\nhandler=20us\n",
+          "[irq:eth0] interval: mean below 1us" },
+        { "irq bad handler", "[scenario]\n" OK_TASK "[irq:eth0]\ninterval=1ms\nhandler=20\n",
+          "[irq:eth0] handler: '20': missing unit" },
+        { "irq number twice", "[scenario]\n" OK_TASK "[irq:a]\nnumber=19\ninterval=1ms\nhandler=1us\n"
+          "[irq:b]\nnumber=19\ninterval=1ms\nhandler=1us\n", "[irq:b] number: IRQ 19 is also [irq:a]'s" },
 };
 
 START_TEST(each_error_class_is_located)

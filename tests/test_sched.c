@@ -427,6 +427,33 @@ START_TEST(load_balance_spreads_fair_tasks_within_a_second)
 }
 END_TEST
 
+START_TEST(irq_threads_run_handlers_and_fold_interrupts)
+{
+        /* One interrupt per ms, a 100 us handler in irq/16-eth0 (FIFO 50):
+         * 999 interrupts in a second (the 1000th falls at the end).  A FIFO 60
+         * hog from 500 to 700 ms keeps the thread off the CPU: the 200
+         * interrupts that come meanwhile fold into the one run at 700 ms
+         * (IRQTF_RUNTHREAD), so 799 handler runs, 79.9 ms of CPU.  The fair
+         * task gets the rest. */
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(1, "1s")
+                "[irq:eth0]\ninterval=1ms\nhandler=100us\n"
+                "[task:hog]\nsched=fifo:60\nstart=500ms\nprogram=compute 200ms\n"
+                "[task:w]\nprogram=loop { compute 1ms }\n", "none", &sc);
+        struct task *irq = find_task(sim, "irq/16-eth0");
+
+        ck_assert_int_eq(irq->prio, 99 - 50);
+        sim_run_until(sim, MS(600));
+        ck_assert_int_eq(irq->state, TASK_RUNNABLE);    /* behind the hog */
+        sim_run(sim);
+        ck_assert_int_eq(summary_value(sim, "irqs.eth0.interrupts"), 999);
+        ck_assert_int_eq(summary_value(sim, "irqs.eth0.handled"), 799);
+        ck_assert_int_eq(summary_value(sim, "kthreads.irq/16-eth0.cpu_ns"), 799 * US(100));
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 /* How many of the @count copies of @name are on CPU @first or above. */
 static int tasks_on_cpus_from(struct sim *sim, const char *name, int count, int first)
 {
@@ -490,6 +517,7 @@ static Suite *sched_suite(void)
         tcase_add_test(thr, load_balance_pulls_a_task_from_behind_an_rt_hog);
         tcase_add_test(thr, load_balance_spreads_fair_tasks_within_a_second);
         tcase_add_test(thr, load_balance_crosses_the_16_cpu_domains);
+        tcase_add_test(thr, irq_threads_run_handlers_and_fold_interrupts);
         suite_add_tcase(s, pre);
         suite_add_tcase(s, pol);
         suite_add_tcase(s, place);

@@ -50,6 +50,8 @@ struct sim {
         struct mutex *mutexes;
         struct rcu rcu;
         struct softirq_cpu *softirq;    /* per CPU; NULL without [sched] softirq_threads */
+        struct irq_thread *irqs;        /* one per [irq:NAME] */
+        int nirqs;
         struct oracle oracle;
 
         const struct boost_policy_ops *policy;

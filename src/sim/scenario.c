@@ -244,6 +244,12 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "task:NAME", "stop", "never", "it exits at the first safe statement boundary after this" },
         { "task:NAME", "period", "none", "periodic: the program runs once per release (cyclictest latency)" },
         { "task:NAME", "description", "", "" },
+        { "irq:NAME", "interval", "(required)", "time between the device's interrupts, e.g. exp(1ms)" },
+        { "irq:NAME", "handler", "(required)", "CPU time the handler thread irq/NUMBER-NAME takes per interrupt, e.g. 20us" },
+        { "irq:NAME", "cpu", "0", "the CPU the interrupt is routed to; the thread is pinned there" },
+        { "irq:NAME", "sched", "fifo:50", "the handler thread's scheduling (MAX_USER_RT_PRIO/2 in -rt)" },
+        { "irq:NAME", "number", "16, 17, ...", "the IRQ number in the thread's name" },
+        { "irq:NAME", "start", "0", "no interrupt before this" },
         { "event:NAME", "at", "(required)", "when the change happens" },
         { "event:NAME", "task", "", "task to change (all copies)" },
         { "event:NAME", "sched", "", "its new scheduling class and priority" },
@@ -265,6 +271,8 @@ static const char *const debug_keys[] = { "break_grace_periods", NULL };
 static const char *const mutex_keys[] = { "description", NULL };
 static const char *const task_keys[] = { "sched", "affinity", "count", "start", "stop", "period",
                                          "program", "description", NULL };
+static const char *const irq_keys[] = { "number", "cpu", "interval", "handler", "sched", "start",
+                                        "description", NULL };
 static const char *const event_keys[] = { "at", "task", "sched", "affinity", "description", NULL };
 
 static gboolean check_keys(struct scenario *sc, const char *group, const char *const *known,
@@ -537,6 +545,51 @@ static gboolean load_task(struct scenario *sc, const char *group, GHashTable *mu
         return TRUE;
 }
 
+static gboolean get_dist(struct scenario *sc, const char *group, const char *key, struct dist *out,
+                         GError **error)
+{
+        g_autofree char *v = get(sc, group, key);
+        GError *e = NULL;
+
+        if (!v)
+                return invalid(sc, error, group, NULL, "no '%s' key (a duration or a distribution, "
+                               "e.g. %s=%s)", key, key, !strcmp(key, "interval") ? "exp(1ms)" : "20us");
+        if (!dist_parse(v, DIST_UNIT_DURATION, out, &e))
+                return invalid_from(sc, error, group, key, e);
+        return TRUE;
+}
+
+static gboolean load_irq(struct scenario *sc, const char *group, GError **error)
+{
+        struct irq_spec *is = g_new0(struct irq_spec, 1);
+        int64_t cpu = 0, number = 16 + (int64_t)sc->irqs->len;
+
+        g_ptr_array_add(sc->irqs, is);
+        is->name = g_strdup(group + strlen("irq:"));
+        is->sched = (struct sched_spec){ SCHED_POLICY_FIFO, 50 };
+        if (!valid_name(is->name))
+                return invalid(sc, error, group, NULL, "irq name '%s' must be 1-64 letters, digits, "
+                               "'_' or '-'", is->name);
+        if (!check_keys(sc, group, irq_keys, FALSE, error) ||
+            !get_int(sc, group, "cpu", 0, sc->ncpus - 1, &cpu, error) ||
+            !get_int(sc, group, "number", 0, 4095, &number, error) ||
+            !get_sched(sc, group, "sched", &is->sched, error) ||
+            !get_duration(sc, group, "start", &is->start_ns, FALSE, error) ||
+            !get_dist(sc, group, "interval", &is->interval, error) ||
+            !get_dist(sc, group, "handler", &is->handler, error))
+                return FALSE;
+        is->cpu = (int)cpu;
+        is->number = (int)number;
+        for (guint i = 0; i + 1 < sc->irqs->len; i++)
+                if (((struct irq_spec *)g_ptr_array_index(sc->irqs, i))->number == is->number)
+                        return invalid(sc, error, group, "number", "IRQ %d is also [irq:%s]'s", is->number,
+                                       ((struct irq_spec *)g_ptr_array_index(sc->irqs, i))->name);
+        /* Each interrupt is an event: a mean interval below 1 us is a storm no run gets through. */
+        if (dist_mean(&is->interval) < NSEC_PER_USEC)
+                return invalid(sc, error, group, "interval", "mean below 1us");
+        return TRUE;
+}
+
 static gboolean load_event(struct scenario *sc, const char *group, GError **error)
 {
         struct timed_event_spec *ev = g_new0(struct timed_event_spec, 1);
@@ -661,6 +714,14 @@ static void task_spec_free(gpointer p)
         g_free(ts);
 }
 
+static void irq_spec_free(gpointer p)
+{
+        struct irq_spec *is = p;
+
+        g_free(is->name);
+        g_free(is);
+}
+
 static void event_spec_free(gpointer p)
 {
         struct timed_event_spec *ev = p;
@@ -707,6 +768,7 @@ static struct scenario *scenario_alloc(const char *path)
         sc->tasks = g_ptr_array_new_with_free_func(task_spec_free);
         sc->mutexes = g_ptr_array_new_with_free_func(g_free);
         sc->events = g_ptr_array_new_with_free_func(event_spec_free);
+        sc->irqs = g_ptr_array_new_with_free_func(irq_spec_free);
         sc->warnings = g_ptr_array_new_with_free_func(g_free);
         sc->expectations = g_ptr_array_new_with_free_func((GDestroyNotify)expect_free);
         sc->kf = g_key_file_new();
@@ -725,6 +787,7 @@ void scenario_free(struct scenario *sc)
         g_free(sc->description);
         g_free(sc->policy);
         g_ptr_array_unref(sc->tasks);
+        g_ptr_array_unref(sc->irqs);
         g_ptr_array_unref(sc->mutexes);
         g_ptr_array_unref(sc->events);
         g_ptr_array_unref(sc->warnings);
@@ -784,6 +847,9 @@ static gboolean load_groups(struct scenario *sc, GError **error)
                 } else if (g_str_has_prefix(*g, "event:")) {
                         if (!load_event(sc, *g, error))
                                 return FALSE;
+                } else if (g_str_has_prefix(*g, "irq:")) {
+                        if (!load_irq(sc, *g, error))
+                                return FALSE;
                 } else if (!strcmp(*g, "expect")) {
                         if (!load_expectations(sc, error))
                                 return FALSE;
@@ -801,7 +867,7 @@ static gboolean load_groups(struct scenario *sc, GError **error)
                 } else {
                         return invalid(sc, error, *g, NULL, "unknown section (expected scenario, "
                                        "sched, rcu, costs, output, debug, policy, policy:NAME, "
-                                       "mutex:NAME, task:NAME, event:NAME or expect)");
+                                       "mutex:NAME, task:NAME, irq:NAME, event:NAME or expect)");
                 }
         }
         if (sc->tasks->len == 0) {

@@ -17,6 +17,7 @@
 
 #include "costs.h"
 #include "cpumask.h"
+#include "dist.h"
 #include "eventq.h"
 #include "program.h"
 #include "units.h"
@@ -43,6 +44,17 @@ struct task_spec {
         sim_time_ns stop_ns;            /* SIM_TIME_NEVER: runs to the end */
         sim_time_ns period_ns;          /* 0: not periodic */
         struct program *program;
+};
+
+/* [irq:NAME]: a device interrupt and its -rt handler thread irq/NUMBER-NAME. */
+struct irq_spec {
+        char *name;
+        int number;                     /* the IRQ number in the thread's name */
+        int cpu;                        /* where the interrupt is routed (smp_affinity) */
+        struct dist interval;           /* between interrupts */
+        struct dist handler;            /* the thread's work per interrupt */
+        struct sched_spec sched;
+        sim_time_ns start_ns;
 };
 
 struct timed_event_spec {
@@ -109,6 +121,7 @@ struct scenario {
         GPtrArray *tasks;               /* struct task_spec * */
         GPtrArray *mutexes;             /* char * names, index = mutex id */
         GPtrArray *events;              /* struct timed_event_spec * */
+        GPtrArray *irqs;                /* struct irq_spec * */
         GPtrArray *expectations;        /* struct expectation * ([expect]) */
         GPtrArray *warnings;            /* char *: valid but suspect, located (stderr, summary.json) */
 

@@ -685,6 +685,7 @@ struct report *sim_build_report(struct sim *sim)
                         report_int(r, key, t->sum_exec_ns);
                 }
         }
+        softirq_report(sim, r);
         if (sim->policy->report)
                 sim->policy->report(sim->pol, r);
         return r;

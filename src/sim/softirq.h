@@ -1,4 +1,5 @@
-/* softirq.h - the -rt kernel's timer softirq thread, sirq-timer/N.
+/* softirq.h - the -rt kernel's interrupt threads: the timer softirq's
+ * sirq-timer/N, and a thread irq/NUMBER-NAME per device interrupt.
  *
  * In the 2007 -rt kernels every softirq ran in a per-CPU kernel thread
  * (softirq-timer/N, later sirq-timer/N) at SCHED_FIFO 50, MAX_USER_RT_PRIO/2,
@@ -15,22 +16,46 @@
  *
  * `[sched] softirq_threads=false` expires timeouts at the tick instead, as a
  * kernel without threaded softirqs would (and as rcuboost did before).
+ *
+ * A device interrupt ([irq:NAME]) arrives on its CPU at the scenario's
+ * intervals, independent of everything else; the hard interrupt only wakes
+ * its thread (irq_thread(), FIFO 50 by default) and marks it to run
+ * (IRQTF_RUNTHREAD): interrupts that come while the thread has not yet run
+ * fold into one run of the handler, as the flag does.
  */
 #ifndef RCUBOOST_SOFTIRQ_H
 #define RCUBOOST_SOFTIRQ_H
 
 #include <glib.h>
+#include <gsl/gsl_rng.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "eventq.h"
 
 struct sim;
 struct task;
+struct report;
+struct irq_spec;
 
 struct softirq_cpu {
         struct task *thread;            /* sirq-timer/N */
         GQueue expired;                 /* struct task *: timeouts to run */
 };
 
-/* Create the threads ([sched] softirq_threads); none otherwise. */
+struct irq_thread {
+        const struct irq_spec *spec;
+        struct task *thread;            /* irq/NUMBER-NAME */
+        gsl_rng *rng;
+        struct event arrival;
+        bool pending;                   /* IRQTF_RUNTHREAD */
+        uint64_t interrupts, handled;
+};
+
+/* Create the threads: sirq-timer/N with [sched] softirq_threads, one per [irq:NAME]. */
 void softirq_start(struct sim *sim);
+/* irqs.NAME.interrupts / .handled */
+void softirq_report(struct sim *sim, struct report *r);
 void softirq_finish(struct sim *sim);
 /* @t's timeout, armed on @cpu, expired: wake @t now or via sirq-timer/@cpu. */
 void softirq_timeout_expired(struct sim *sim, struct task *t, int cpu);
