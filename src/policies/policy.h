@@ -95,6 +95,11 @@ struct boost_policy_ops {
         void (*gp_start)(void *pol, int64_t gp);
         void (*gp_end)(void *pol, int64_t gp);
 
+        /* @t, running, calls synchronize_rcu() (before it waits) / returns
+         * from it (running again after its grace period).  Charge to @t. */
+        void (*sync_start)(void *pol, struct task *t);
+        void (*sync_end)(void *pol, struct task *t);
+
         /* Scheduling-clock tick on @cpu, after RCU's own tick work. */
         void (*tick)(void *pol, int cpu);
 

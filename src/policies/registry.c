@@ -7,12 +7,14 @@ extern const struct boost_policy_ops none_policy_ops;
 extern const struct boost_policy_ops booster_policy_ops;
 extern const struct boost_policy_ops booster8_policy_ops;
 extern const struct boost_policy_ops pilock_policy_ops;
+extern const struct boost_policy_ops rostedt_policy_ops;
 
 const struct boost_policy_ops *const policy_registry[] = {
         &none_policy_ops,
         &booster_policy_ops,
         &booster8_policy_ops,
         &pilock_policy_ops,
+        &rostedt_policy_ops,
         NULL,
 };
 

@@ -212,6 +212,8 @@ void rcu_synchronize(struct sim *sim, struct task *t)
         /* As rcupreempt: a callback that wakes the caller (wakeme_after_rcu). */
         t->sync_start_ns = sim->now;
         t->in_sync = true;
+        if (sim->policy->sync_start)
+                sim->policy->sync_start(sim->pol, t);
         sim->rcu.sync_waiting++;
         enqueue_callback(sim, t, 0, t);
         rcu_check_deadlock(sim);
@@ -276,6 +278,7 @@ static void invoke(struct sim *sim, struct rcu_callback *cb)
                 (*(cb->waiter ? &rcu->sync_over_threshold : &rcu->cb_over_threshold))++;
         if (cb->waiter) {
                 cb->waiter->in_sync = false;
+                cb->waiter->sync_returning = true;
                 rcu->sync_waiting--;
                 latency_stat_add(&rcu->sync_latency, sim->now - cb->call_ns);
                 sched_wake(sim, cb->waiter);

@@ -193,6 +193,11 @@ void sim_task_exit_release(struct sim *sim, struct task *t)
 /* Step @t (running, nothing left to burn) until it burns, sleeps, waits or exits. */
 static void task_continue(struct sim *sim, struct task *t)
 {
+        if (t->sync_returning) {        /* back from synchronize_rcu() */
+                t->sync_returning = false;
+                if (sim->policy->sync_end)
+                        sim->policy->sync_end(sim->pol, t);
+        }
         for (int n = 0;; n++) {
                 struct step s = t->step(sim, t);
 

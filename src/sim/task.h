@@ -111,6 +111,7 @@ struct task {
         sim_time_ns last_wakeup_ns;     /* cyclictest's "Act" */
         sim_time_ns sync_start_ns;
         bool in_sync;                   /* waiting in synchronize_rcu() */
+        bool sync_returning;            /* its grace period ended; not yet run since */
 
         /* ---- RCU (owned by rcu.c) ---- */
         int rcu_nesting;
