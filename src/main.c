@@ -68,10 +68,10 @@ static int cmd_run(int argc, char **argv)
                   "Override a scenario key, e.g. --set rcu.memory_limit=64MiB (repeatable)",
                   "SECTION.KEY=VALUE" },
                 { "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace,
-                  "Also write a timeline for Perfetto: Chrome trace-event JSON, or ftrace text for a FILE.txt",
+                  "Also write a trace: Chrome trace-event JSON (Perfetto), ftrace text for a FILE.txt, trace-cmd's trace.dat for a FILE.dat",
                   "FILE" },
                 { "trace-format", 0, 0, G_OPTION_ARG_STRING, &trace_format,
-                  "json (Chrome trace events) or ftrace (kernel tracepoint lines); default: ftrace for a FILE ending in .txt (any case), else json",
+                  "json (Chrome trace events), ftrace (kernel tracepoint lines) or dat (trace-cmd report, KernelShark); default: ftrace for a FILE ending in .txt, dat for .dat (any case), else json",
                   "FORMAT" },
                 { "trace-window", 0, 0, G_OPTION_ARG_STRING, &trace_window,
                   "Trace only this window of the run, e.g. 990ms,60ms (default: all of it)", "START,LENGTH" },
@@ -92,7 +92,8 @@ static int cmd_run(int argc, char **argv)
                 "  rcuboost run scenarios/oom.scn --policy none\n"
                 "  rcuboost run scenarios/quiet.scn --seed 7 --set scenario.duration=2s --out /tmp/q\n"
                 "  rcuboost run scenarios/oom.scn --policy booster --trace oom.json   # open in ui.perfetto.dev\n"
-                "  rcuboost run scenarios/oom.scn --policy booster --trace oom.txt    # ftrace text, ditto\n\n"
+                "  rcuboost run scenarios/oom.scn --policy booster --trace oom.txt    # ftrace text, ditto\n"
+                "  rcuboost run scenarios/oom.scn --policy booster --trace oom.dat    # trace-cmd report oom.dat; kernelshark oom.dat\n\n"
                 CLI_EXIT_HELP);
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
@@ -102,8 +103,8 @@ static int cmd_run(int argc, char **argv)
         if (seed && !cli_parse_seed(seed, &opts.seed))
                 return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
         opts.seed_set = seed != NULL;
-        if (!cli_trace_format(trace_format, trace, &opts.trace_ftrace))
-                return cli_usage_error(ctx, "--trace-format: '%s' is not json or ftrace", trace_format);
+        if (!cli_trace_format(trace_format, trace, &opts.trace_format))
+                return cli_usage_error(ctx, "--trace-format: '%s' is not json, ftrace or dat", trace_format);
         if (trace_format && !trace)
                 return cli_usage_error(ctx, "--trace-format needs --trace FILE");
         if (trace_window) {
@@ -191,8 +192,10 @@ static int cmd_run(int argc, char **argv)
                         for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
                                 printf("    %s/%s\n", out, files[i]);
                         if (trace)
-                                printf("    %s (%s: open in ui.perfetto.dev)\n", trace,
-                                       opts.trace_ftrace ? "ftrace text" : "Chrome trace events");
+                                printf("    %s (%s)\n", trace,
+                                       opts.trace_format == SIM_TRACE_FTRACE ? "ftrace text: open in ui.perfetto.dev"
+                                       : opts.trace_format == SIM_TRACE_DAT ? "trace-cmd data: trace-cmd report, kernelshark"
+                                                                            : "Chrome trace events: open in ui.perfetto.dev");
                 }
         }
         if (cli_interrupt_status()) {

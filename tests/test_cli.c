@@ -52,7 +52,7 @@ START_TEST(usage_errors_exit_2)
         result_clear(&r);
         r = run_cli("run", "scenarios/quiet.scn", "--trace", "t.txt", "--trace-format", "ctf", NULL);
         ck_assert_int_eq(r.status, 2);
-        ck_assert_ptr_nonnull(strstr(r.err, "'ctf' is not json or ftrace"));
+        ck_assert_ptr_nonnull(strstr(r.err, "'ctf' is not json, ftrace or dat"));
         result_clear(&r);
         r = run_cli("compare", "--window", "5xs,1ms", NULL);
         ck_assert_int_eq(r.status, 2);

@@ -14,7 +14,7 @@ static char *trace_as(const char *text, const char *policy, bool ftrace)
         struct sim *sim;
 
         ck_assert_ptr_nonnull(sc);
-        sim = sim_new(sc, &(struct sim_options){ .policy = policy, .trace = path, .trace_ftrace = ftrace }, &e);
+        sim = sim_new(sc, &(struct sim_options){ .policy = policy, .trace = path, .trace_format = ftrace ? SIM_TRACE_FTRACE : SIM_TRACE_JSON }, &e);
         ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
         sim_run(sim);
         ck_assert(sim_finish(sim, NULL));

@@ -105,14 +105,24 @@ gboolean cli_parse_window(const char *s, int64_t *start_ns, int64_t *length_ns)
                units_parse_duration(w[1], length_ns, NULL) && *start_ns >= 0 && *length_ns > 0;
 }
 
-gboolean cli_trace_format(const char *format, const char *file, bool *ftrace)
+gboolean cli_trace_format(const char *format, const char *file, enum sim_trace_format *out)
 {
-        g_autofree char *lower = file ? g_ascii_strdown(file, -1) : NULL;
+        g_autofree char *lower = file ? g_ascii_strdown(file, -1) : NULL;       /* .TXT too */
 
-        if (format && strcmp(format, "json") != 0 && strcmp(format, "ftrace") != 0)
+        if (format && strcmp(format, "json") != 0 && strcmp(format, "ftrace") != 0 && strcmp(format, "dat") != 0)
                 return FALSE;
-        *ftrace = format ? !strcmp(format, "ftrace") : lower && g_str_has_suffix(lower, ".txt");  /* .TXT too */
+        if (format)
+                *out = !strcmp(format, "ftrace") ? SIM_TRACE_FTRACE : !strcmp(format, "dat") ? SIM_TRACE_DAT
+                                                                                              : SIM_TRACE_JSON;
+        else
+                *out = lower && g_str_has_suffix(lower, ".txt") ? SIM_TRACE_FTRACE
+                       : lower && g_str_has_suffix(lower, ".dat") ? SIM_TRACE_DAT : SIM_TRACE_JSON;
         return TRUE;
+}
+
+const char *cli_trace_file_name(enum sim_trace_format format)
+{
+        return format == SIM_TRACE_FTRACE ? "trace.txt" : format == SIM_TRACE_DAT ? "trace.dat" : "trace.json";
 }
 
 gboolean cli_parse_seed(const char *s, uint64_t *out)

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/sim.h"
+
 enum exit_code {
         EXIT_OK = 0,
         EXIT_FAILED = 1,
@@ -47,9 +49,11 @@ gboolean cli_parse_options(GOptionContext *ctx, int *argc, char ***argv, int *st
 gboolean cli_parse_seed(const char *s, uint64_t *out);
 /* A window option's START,LENGTH (durations with units, LENGTH > 0). */
 gboolean cli_parse_window(const char *s, int64_t *start_ns, int64_t *length_ns);
-/* --trace-format: "json" or "ftrace"; NULL: ftrace for a FILE ending in
- * .txt, else json.  FALSE for anything else. */
-gboolean cli_trace_format(const char *format, const char *file, bool *ftrace);
+/* --trace-format: "json", "ftrace" or "dat"; NULL: ftrace for a FILE ending
+ * in .txt, trace.dat for .dat, else json.  FALSE for anything else. */
+gboolean cli_trace_format(const char *format, const char *file, enum sim_trace_format *out);
+/* compare's DIR/POLICY/trace.{json,txt,dat} */
+const char *cli_trace_file_name(enum sim_trace_format format);
 /* The policy @name names: a built-in or loaded one, or a module path
  * (policy_load()).  NULL when unknown (*status EXIT_OK) or when a module
  * does not load (message printed, *status EXIT_USAGE). */

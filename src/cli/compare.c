@@ -775,7 +775,8 @@ int cli_compare(int argc, char **argv)
                 { "trace", 't', 0, G_OPTION_ARG_NONE, &trace,
                   "Also write DIR/POLICY/trace.json (Chrome trace events, for Perfetto)", NULL },
                 { "trace-format", 0, 0, G_OPTION_ARG_STRING, &trace_format,
-                  "json (default) or ftrace: DIR/POLICY/trace.txt, kernel tracepoint lines", "FORMAT" },
+                  "json (default), ftrace (DIR/POLICY/trace.txt, kernel tracepoint lines) or dat "
+                  "(DIR/POLICY/trace.dat, for trace-cmd report and KernelShark)", "FORMAT" },
                 { "trace-window", 0, 0, G_OPTION_ARG_STRING, &trace_window,
                   "Trace only this window, e.g. 990ms,60ms (default: the timeline window; 'all' for the whole run)",
                   "START,LENGTH" },
@@ -812,8 +813,8 @@ int cli_compare(int argc, char **argv)
         if (seed && !cli_parse_seed(seed, &opts.seed))
                 return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
         opts.seed_set = seed != NULL;
-        if (!cli_trace_format(trace_format, NULL, &opts.trace_ftrace))
-                return cli_usage_error(ctx, "--trace-format: '%s' is not json or ftrace", trace_format);
+        if (!cli_trace_format(trace_format, NULL, &opts.trace_format))
+                return cli_usage_error(ctx, "--trace-format: '%s' is not json, ftrace or dat", trace_format);
         if (trace_format && !trace)
                 return cli_usage_error(ctx, "--trace-format needs --trace");
         if (trace_window && !trace)
@@ -874,7 +875,7 @@ int cli_compare(int argc, char **argv)
                 job->res = &res[p];
                 job->res->policy = names->pdata[p];
                 job->rundir = g_build_filename(out, names->pdata[p], NULL);
-                job->tracefile = g_build_filename(job->rundir, opts.trace_ftrace ? "trace.txt" : "trace.json", NULL);
+                job->tracefile = g_build_filename(job->rundir, cli_trace_file_name(opts.trace_format), NULL);
                 opts.policy = names->pdata[p];
                 opts.out_dir = job->rundir;
                 opts.trace = trace ? job->tracefile : NULL;

@@ -130,7 +130,7 @@ static void create_tasks(struct sim *sim)
 
 const char *const sim_output_names[] = {
         "summary.json", "memory.csv", "gp.csv", "boost.csv", "latency.csv", "distributions.csv",
-        "timeline.csv", "timeline-plot.dat", "timeline-marks.dat", "tail-*.dat", "trace.json", "trace.txt", "row.csv", NULL,
+        "timeline.csv", "timeline-plot.dat", "timeline-marks.dat", "tail-*.dat", "trace.json", "trace.txt", "trace.dat", "row.csv", NULL,
 };
 
 static gboolean open_outputs(struct sim *sim, GError **error)
@@ -334,10 +334,11 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 sim->trace_out = outfile_open(dir, base, error);
                 if (!sim->trace_out)
                         goto fail;
-                sim->tracepoints = opts->trace_ftrace;
+                sim->tracepoints = opts->trace_format != SIM_TRACE_JSON;
                 timeline_chain(sim->timeline, timeline_new(outfile_stream(sim->trace_out),
-                                                           opts->trace_ftrace ? TIMELINE_FTRACE
-                                                                              : TIMELINE_CHROME_JSON,
+                                                           opts->trace_format == SIM_TRACE_FTRACE ? TIMELINE_FTRACE
+                                                           : opts->trace_format == SIM_TRACE_DAT ? TIMELINE_TRACEDAT
+                                                                                                 : TIMELINE_CHROME_JSON,
                                                            opts->trace_length_ns ? opts->trace_start_ns : 0,
                                                            opts->trace_length_ns ? opts->trace_length_ns
                                                                                  : SIM_TIME_NEVER / 2,

@@ -20,12 +20,18 @@ struct sim;
 struct scenario;
 struct report;
 
+enum sim_trace_format {
+        SIM_TRACE_JSON,         /* Chrome trace events (Perfetto) */
+        SIM_TRACE_FTRACE,       /* the kernel's trace text */
+        SIM_TRACE_DAT,          /* trace-cmd's trace.dat (trace-cmd report, KernelShark) */
+};
+
 struct sim_options {
         const char *policy;     /* NULL: the scenario's [scenario] policy */
         const char *out_dir;    /* NULL: write no files */
         bool summary_only;      /* write summary.json only (sweeps) */
         const char *trace;      /* also write a trace here, or NULL ... */
-        bool trace_ftrace;      /* ... as ftrace text, not Chrome trace-event JSON */
+        enum sim_trace_format trace_format;     /* ... in this format */
         int64_t trace_start_ns; /* the trace's window; length 0: the whole run */
         int64_t trace_length_ns;
         bool seed_set;

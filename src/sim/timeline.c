@@ -2,6 +2,8 @@
 #include "timeline.h"
 
 #include <glib.h>
+
+#include "tracedat.h"
 #include <stdarg.h>
 #include <string.h>
 
@@ -23,6 +25,7 @@ struct timeline {
         struct open_interval *cpu;      /* [ncpus] */
         struct open_interval gp;
         GArray *tasks[3];               /* per kind ("cs", "blocked", "boosted"), by task id */
+        struct tracedat *td;            /* TIMELINE_TRACEDAT */
 };
 
 static const char *const task_kinds[] = { "cs", "blocked", "boosted" };
@@ -85,6 +88,8 @@ struct timeline *timeline_new(FILE *f, enum timeline_format format, int64_t star
                 tl->tasks[i] = g_array_new(FALSE, FALSE, sizeof(struct open_interval));
         if (f && format == TIMELINE_CSV) {
                 fputs("kind,lane,start_ns,end_ns,label\n", f);
+        } else if (f && format == TIMELINE_TRACEDAT) {
+                tl->td = tracedat_new(ncpus);
         } else if (f && format == TIMELINE_FTRACE) {
                 fprintf(f, "# tracer: nop\n#\n# rcuboost: simulated, %d CPUs; timestamps in seconds (ns resolution)\n#\n"
                         "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
@@ -108,6 +113,7 @@ void timeline_free(struct timeline *tl)
         if (!tl)
                 return;
         timeline_free(tl->next);
+        tracedat_free(tl->td);
         g_hash_table_destroy(tl->named);
         g_free(tl->cpu);
         for (int i = 0; i < 3; i++)
@@ -154,7 +160,7 @@ static void emit(struct timeline *tl, struct open_interval *iv, int64_t now, con
         int64_t from = MAX(iv->since, tl->start), to = MIN(now, tl->end);
         char cpu_lane[32];
 
-        if (iv->since >= 0 && to > from && tl->format != TIMELINE_FTRACE) {
+        if (iv->since >= 0 && to > from && tl->format != TIMELINE_FTRACE && tl->format != TIMELINE_TRACEDAT) {
                 if (!lane) {
                         g_snprintf(cpu_lane, sizeof(cpu_lane), "cpu%d", lane_id);
                         lane = cpu_lane;
@@ -248,8 +254,13 @@ void timeline_tracepoint(struct timeline *tl, int64_t now, int cpu, const char *
                          const char *event, const char *fields)
 {
         for (; tl; tl = tl->next) {
-                if (!tl->f || tl->format != TIMELINE_FTRACE || now < tl->start || now >= tl->end)
+                if (!tl->f || (tl->format != TIMELINE_FTRACE && tl->format != TIMELINE_TRACEDAT) ||
+                    now < tl->start || now >= tl->end)
                         continue;
+                if (tl->td) {
+                        tracedat_event(tl->td, now, cpu, comm, pid, event, fields);
+                        continue;
+                }
                 /* As the kernel's trace file: comm right-aligned to 16,
                  * then -pid, the CPU, the irq/preempt flags (none here) and
                  * seconds, with nanoseconds as `trace-cmd report -t`. */
@@ -281,5 +292,7 @@ void timeline_flush(struct timeline *tl, int64_t now)
         }
         if (tl->format == TIMELINE_CHROME_JSON)
                 fputs("\n]}\n", tl->f);
+        if (tl->td)
+                tracedat_write(tl->td, tl->f, NULL);    /* a failed write shows in the stream's error state */
         tl->f = NULL;   /* finished: nothing more is written */
 }

@@ -32,6 +32,7 @@ enum timeline_format {
         TIMELINE_CSV,
         TIMELINE_CHROME_JSON,
         TIMELINE_FTRACE,
+        TIMELINE_TRACEDAT,      /* trace-cmd's trace.dat (tracedat.c), written at the flush */
 };
 
 /* @f may be NULL (nothing recorded). */
