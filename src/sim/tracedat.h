@@ -6,9 +6,9 @@
  * documented version 6 layout (trace-cmd.dat.v6(5)): the headers and event
  * format files a kernel would export, then per-CPU ring-buffer pages of 4096
  * bytes, so that `trace-cmd report` and KernelShark read them.  libtracecmd
- * (Debian's libtracecmd-dev 3.1) writes files only from a live tracing
- * instance -- it has no call that takes events from user space -- so the
- * file is written here (docs/outputs.md).
+ * (Debian's libtracecmd-dev 3.1) has no call that encodes an event: it
+ * copies a live tracefs and files of raw ring-buffer pages, so the file is
+ * written here (docs/outputs.md).
  *
  * Events are kept in memory until tracedat_write(); comm fields hold 15
  * characters as the kernel's TASK_COMM_LEN 16 does (full names are in the
