@@ -164,19 +164,10 @@ static void splice_local(struct aging *a, GQueue *from)
         }
 }
 
-/* schedule_timeout(@jiffies): the timer fires at the tick that brings
- * jiffies to now + @jiffies -- the first one is the next tick, however close. */
-static struct step sleep_jiffies(struct sim *sim, int64_t jiffies)
-{
-        sim_time_ns next_tick = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
-
-        return (struct step){ STEP_TIMEOUT_UNTIL, next_tick + (jiffies - 1) * sim->tick_ns };
-}
-
 /* schedule_timeout_uninterruptible(1) before each task. */
 static struct step pause_one_tick(struct sim *sim)
 {
-        return sleep_jiffies(sim, 1);
+        return softirq_schedule_timeout(sim, 1);
 }
 
 static struct step booster_step(struct sim *sim, struct task *self)
@@ -196,7 +187,7 @@ static struct step booster_step(struct sim *sim, struct task *self)
                                 a->phase = AGING_ADVANCE;
                                 /* (HZ / 100) jiffies in the patches: the period in
                                  * whole jiffies, rounded down as that division is. */
-                                return sleep_jiffies(sim, MAX(1, a->period_ns / sim->tick_ns));
+                                return softirq_schedule_timeout(sim, a->period_ns / sim->tick_ns);
                         }
                         /* The oldest element: the one the index reaches next. */
                         a->cur = &a->elems[a->cpu * a->nelem + (a->idx + 1) % a->nelem];

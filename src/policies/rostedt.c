@@ -111,8 +111,6 @@ static void boost_task(struct rostedt_policy *p, struct task *t, struct rostedt_
 static struct step daemon_step(struct sim *sim, struct task *self)
 {
         struct rostedt_policy *p = self->step_data;
-        int64_t jiffies = MAX(1, p->period_ns / sim->tick_ns);
-        sim_time_ns next_tick = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
 
         p->daemon_syncs_next = !p->daemon_syncs_next;
         if (!p->daemon_syncs_next) {
@@ -120,8 +118,7 @@ static struct step daemon_step(struct sim *sim, struct task *self)
                 rcu_synchronize(sim, self);
                 return (struct step){ STEP_WAIT, 0 };
         }
-        /* the timeout ends at the tick that brings jiffies to now + period */
-        return (struct step){ STEP_TIMEOUT_UNTIL, next_tick + (jiffies - 1) * sim->tick_ns };
+        return softirq_schedule_timeout(sim, p->period_ns / sim->tick_ns);
 }
 
 static void *create_rostedt(struct sim *sim, const struct policy_params *params, GError **error)

@@ -107,6 +107,13 @@ void softirq_finish(struct sim *sim)
         g_clear_pointer(&sim->softirq, g_free);
 }
 
+struct step softirq_schedule_timeout(const struct sim *sim, int64_t jiffies)
+{
+        sim_time_ns next_tick = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
+
+        return (struct step){ STEP_TIMEOUT_UNTIL, next_tick + (MAX(1, jiffies) - 1) * sim->tick_ns };
+}
+
 void softirq_timeout_expired(struct sim *sim, struct task *t, int cpu)
 {
         struct softirq_cpu *sc;

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "eventq.h"
+#include "task.h"
 
 struct sim;
 struct task;
@@ -57,6 +58,10 @@ void softirq_start(struct sim *sim);
 /* irqs.NAME.interrupts / .handled */
 void softirq_report(struct sim *sim, struct report *r);
 void softirq_finish(struct sim *sim);
+/* schedule_timeout(@jiffies) as a step: the timer fires at the tick that
+ * brings jiffies to now + @jiffies -- the first one is the next tick,
+ * however close -- and expires in sirq-timer/N. */
+struct step softirq_schedule_timeout(const struct sim *sim, int64_t jiffies);
 /* @t's timeout, armed on @cpu, expired: wake @t now or via sirq-timer/@cpu. */
 void softirq_timeout_expired(struct sim *sim, struct task *t, int cpu);
 
