@@ -1,5 +1,6 @@
 /* What a user quotes: every output file is well formed, says how it was
  * made, and never shows a number that is not there (issue #11). */
+#define _GNU_SOURCE     /* memmem */
 #include <json-glib/json-glib.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -914,6 +915,50 @@ START_TEST(trace_format_by_extension_in_any_case)
 }
 END_TEST
 
+START_TEST(trace_dat_by_extension_and_in_compare)
+{
+        /* FILE.DAT and compare --trace-format dat write trace-cmd data files:
+         * the v6 magic, the event formats, one CPU offset/size pair per CPU
+         * after "flyrecord" and page-aligned CPU data (tests/tracedat/compare
+         * reads them back with trace-cmd). */
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *upper = g_build_filename(dir, "OOM.DAT", NULL);
+        g_autofree char *cmp = g_build_filename(dir, "cmp", NULL);
+        const char *paths[2] = { upper, NULL };
+        g_autofree char *in_compare = g_build_filename(cmp, "booster", "trace.dat", NULL);
+        struct result r = run_cli("run", "scenarios/oom.scn", "--policy", "booster", "--set", "scenario.duration=1100ms",
+                                  "--out", out, "--trace", upper, "-q", NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("compare", "scenarios/oom.scn", "--policies", "booster", "--set", "scenario.duration=1100ms",
+                    "--trace", "--trace-format", "dat", "--out", cmp, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        paths[1] = in_compare;
+        for (int i = 0; i < 2; i++) {
+                g_autofree char *data = NULL;
+                gsize len = 0;
+                const char *fly;
+                uint64_t off0, size0;
+
+                ck_assert_msg(g_file_get_contents(paths[i], &data, &len, NULL), "no %s", paths[i]);
+                ck_assert_int_eq(memcmp(data, "\027\010\104tracing6", 12), 0);
+                ck_assert_ptr_nonnull(memmem(data, len, "name: sched_switch", 18));
+                ck_assert_ptr_nonnull(memmem(data, len, "name: rcu_preempt_task", 22));
+                fly = memmem(data, len, "flyrecord", 10);
+                ck_assert_ptr_nonnull(fly);
+                memcpy(&off0, fly + 10, 8);
+                memcpy(&size0, fly + 18, 8);
+                ck_assert_int_eq(off0 % 4096, 0);
+                ck_assert_int_gt(size0, 0);
+                ck_assert_int_eq(size0 % 4096, 0);
+                ck_assert_uint_le(off0 + size0, len);
+        }
+}
+END_TEST
+
 START_TEST(sweep_plot_reads_as_compare)
 {
         g_autofree char *dir = temp_dir();
@@ -1163,6 +1208,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, latency_plots_show_the_tail);
         tcase_add_test(json, options_mean_one_thing_everywhere);
         tcase_add_test(json, trace_format_by_extension_in_any_case);
+        tcase_add_test(json, trace_dat_by_extension_and_in_compare);
         tcase_add_test(json, sweep_plot_reads_as_compare);
         tcase_add_test(json, an_event_on_another_policys_thread_is_skipped_with_a_note);
         tcase_add_test(json, completion_works_in_plain_bash_for_every_command);

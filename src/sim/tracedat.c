@@ -36,6 +36,17 @@ static const char header_event[] =
         "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
         "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 
+/* Event IDs in the file (the kernel's are its own; any will do). */
+enum {
+        EV_SWITCH = 1,
+        EV_WAKEUP,
+        EV_SETPRIO,
+        EV_GRACE_PERIOD,
+        EV_PREEMPT_TASK,
+        EV_UNLOCK_TASK,
+        EV_BOOST,
+};
+
 /* Field layouts as the kernel's include/trace/events/{sched,rcu}.h give
  * them (the rcu names and events as dynamic strings, __data_loc, instead of
  * the kernel's pointers into its own text). */
@@ -44,7 +55,7 @@ static const struct event_format {
         int id;
         const char *fields, *print;
 } formats[] = {
-        { "sched", "sched_switch", 1,
+        { "sched", "sched_switch", EV_SWITCH,
           "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
           "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
           "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
@@ -55,34 +66,34 @@ static const struct event_format {
           "\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d\", "
           "REC->prev_comm, REC->prev_pid, REC->prev_prio, __print_symbolic(REC->prev_state, { 0, \"R\" }, "
           "{ 1, \"S\" }, { 2, \"D\" }, { 16, \"X\" }, { 256, \"R+\" }), REC->next_comm, REC->next_pid, REC->next_prio" },
-        { "sched", "sched_wakeup", 2,
+        { "sched", "sched_wakeup", EV_WAKEUP,
           "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
           "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
           "\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
           "\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n",
           "\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, REC->prio, REC->target_cpu" },
-        { "sched", "sched_pi_setprio", 3,
+        { "sched", "sched_pi_setprio", EV_SETPRIO,
           "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
           "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
           "\tfield:int oldprio;\toffset:28;\tsize:4;\tsigned:1;\n"
           "\tfield:int newprio;\toffset:32;\tsize:4;\tsigned:1;\n",
           "\"comm=%s pid=%d oldprio=%d newprio=%d\", REC->comm, REC->pid, REC->oldprio, REC->newprio" },
-        { "rcu", "rcu_grace_period", 4,
+        { "rcu", "rcu_grace_period", EV_GRACE_PERIOD,
           "\tfield:__data_loc char[] rcuname;\toffset:8;\tsize:4;\tsigned:0;\n"
           "\tfield:long gp_seq;\toffset:16;\tsize:8;\tsigned:1;\n"
           "\tfield:__data_loc char[] gpevent;\toffset:24;\tsize:4;\tsigned:0;\n",
           "\"%s %ld %s\", __get_str(rcuname), REC->gp_seq, __get_str(gpevent)" },
-        { "rcu", "rcu_preempt_task", 5,
+        { "rcu", "rcu_preempt_task", EV_PREEMPT_TASK,
           "\tfield:__data_loc char[] rcuname;\toffset:8;\tsize:4;\tsigned:0;\n"
           "\tfield:long gp_seq;\toffset:16;\tsize:8;\tsigned:1;\n"
           "\tfield:int pid;\toffset:24;\tsize:4;\tsigned:1;\n",
           "\"%s %ld %d\", __get_str(rcuname), REC->gp_seq, REC->pid" },
-        { "rcu", "rcu_unlock_preempted_task", 6,
+        { "rcu", "rcu_unlock_preempted_task", EV_UNLOCK_TASK,
           "\tfield:__data_loc char[] rcuname;\toffset:8;\tsize:4;\tsigned:0;\n"
           "\tfield:long gp_seq;\toffset:16;\tsize:8;\tsigned:1;\n"
           "\tfield:int pid;\toffset:24;\tsize:4;\tsigned:1;\n",
           "\"%s %ld %d\", __get_str(rcuname), REC->gp_seq, REC->pid" },
-        { "rcuboost", "rcuboost_boost", 7,
+        { "rcuboost", "rcuboost_boost", EV_BOOST,
           "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
           "\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
           "\tfield:__data_loc char[] event;\toffset:28;\tsize:4;\tsigned:0;\n"
@@ -179,7 +190,7 @@ static bool encode(const struct event_format *f, const char *fields, struct reco
         long l;
 
         switch (f->id) {
-        case 1:
+        case EV_SWITCH:
                 r->fixed = 64;
                 if (sscanf(fields, "prev_comm=%127s prev_pid=%d prev_prio=%d prev_state=%7s ==> next_comm=%127s "
                            "next_pid=%d next_prio=%d", a, &i1, &i2, st, b, &i3, &i4) != 7)
@@ -192,10 +203,10 @@ static bool encode(const struct event_format *f, const char *fields, struct reco
                 put_i32(r, 56, i3);
                 put_i32(r, 60, i4);
                 return true;
-        case 2:
-        case 3:
+        case EV_WAKEUP:
+        case EV_SETPRIO:
                 r->fixed = 36;
-                if (sscanf(fields, f->id == 2 ? "comm=%127s pid=%d prio=%d target_cpu=%d"
+                if (sscanf(fields, f->id == EV_WAKEUP ? "comm=%127s pid=%d prio=%d target_cpu=%d"
                                               : "comm=%127s pid=%d oldprio=%d newprio=%d", a, &i1, &i2, &i3) != 4)
                         return false;
                 put_comm(r, 8, a);
@@ -203,21 +214,21 @@ static bool encode(const struct event_format *f, const char *fields, struct reco
                 put_i32(r, 28, i2);
                 put_i32(r, 32, i3);
                 return true;
-        case 4:
+        case EV_GRACE_PERIOD:
                 r->fixed = 28;
                 if (sscanf(fields, "%127s %ld %127s", a, &l, b) != 3)
                         return false;
                 put_i64(r, 16, l);
                 return put_str(r, 8, a) && put_str(r, 24, b);
-        case 5:
-        case 6:
+        case EV_PREEMPT_TASK:
+        case EV_UNLOCK_TASK:
                 r->fixed = 28;
                 if (sscanf(fields, "%127s %ld %d", a, &l, &i1) != 3)
                         return false;
                 put_i64(r, 16, l);
                 put_i32(r, 24, i1);
                 return put_str(r, 8, a);
-        case 7:
+        case EV_BOOST:
                 r->fixed = 40;
                 if (sscanf(fields, "comm=%127s pid=%d event=%127s oldprio=%d newprio=%d", a, &i1, b, &i2, &i3) != 5)
                         return false;
