@@ -8,7 +8,7 @@
  *                with 1e6 pending: null-events:1000000);
  *   reference    scenarios/bench-large.scn (64 CPUs, 2,000 tasks, HZ=1000,
  *                10 s) under booster;
- *   scaling      generated scenarios: CPUs 1..256 (32 tasks per CPU) and
+ *   scaling      generated scenarios: CPUs 1..1024 (32 tasks per CPU) and
  *                tasks 10..10,000 (on 16 CPUs), 1 s simulated each.
  * Machines here differ 2-3x and are shared, so every case is also given as a
  * ratio to a baseline measured in the same loop: the barest engine there is
@@ -407,7 +407,7 @@ int cli_bench(int argc, char **argv)
         struct result *res;
         int status = EXIT_OK;
         GError *e = NULL;
-        static const int cpu_steps[] = { 1, 4, 16, 64, 256 };
+        static const int cpu_steps[] = { 1, 4, 16, 64, 256, 1024 };
         static const int task_steps[] = { 10, 100, 1000, 10000 };
 
         g_option_context_add_main_entries(ctx, entries, NULL);
