@@ -445,6 +445,25 @@ static struct task *leftmost_allowed(const struct cpu *o, int cpu)
         return best;
 }
 
+/* Idle balance: the leftmost allowed fair task of the busiest CPU; the
+ * others are looked at only if none there may come.  The CPU to take it
+ * from, the task in *@t; NULL if nothing may come. */
+static struct cpu *idle_pull_source(struct sim *sim, const struct cpu *cpu, struct task **t)
+{
+        struct cpu *busiest = busiest_fair(sim, cpu->id);
+        int c;
+
+        if (busiest && (*t = leftmost_allowed(busiest, cpu->id)))
+                return busiest;
+        for_each_cpu(c, &sim->fair_waiting, sim->ncpus) {
+                struct cpu *o = &sim->cpus[c];
+
+                if (o != cpu && o != busiest && (*t = leftmost_allowed(o, cpu->id)))
+                        return o;
+        }
+        return NULL;
+}
+
 static void pull(struct sim *sim, struct cpu *cpu)
 {
         struct task *local = peek_next(cpu);
@@ -481,23 +500,7 @@ static void pull(struct sim *sim, struct cpu *cpu)
                 }
         }
         if (!best && local_rank == PRIO_IDLE && cpumask_any_but(&sim->fair_waiting, cpu->id, sim->ncpus)) {
-                /* Idle balance: the leftmost allowed fair task of the busiest
-                 * CPU; the others are looked at only if none there may come. */
-                struct cpu *busiest = busiest_fair(sim, cpu->id);
-                int c;
-
-                if (busiest && (best = leftmost_allowed(busiest, cpu->id)))
-                        from = busiest;
-                for_each_cpu(c, &sim->fair_waiting, sim->ncpus) {
-                        struct cpu *o = &sim->cpus[c];
-
-                        if (best)       /* (break leaves one word of the mask: so test first) */
-                                break;
-                        if (o == cpu || o == busiest || !heap_size(&o->fair_rq))
-                                continue;
-                        if ((best = leftmost_allowed(o, cpu->id)))
-                                from = o;
-                }
+                from = idle_pull_source(sim, cpu, &best);
         }
         if (!best)
                 return;
