@@ -163,7 +163,7 @@ START_TEST(check_reports_a_wrong_expectation)
         ck_assert_msg(strstr(r.out, "FAIL wrong none: memory.oom = true (actual false) at ") != NULL, "%s", r.out);
         ck_assert_ptr_nonnull(strstr(r.out, "wrong.scn:9: [expect] none.oom"));
         ck_assert_ptr_nonnull(strstr(r.out, "ok   wrong booster: rcu.grace_periods >= 1"));
-        ck_assert_ptr_nonnull(strstr(r.out, "check: 6 passed, 1 failed"));
+        ck_assert_ptr_nonnull(strstr(r.out, "check: 7 passed, 1 failed"));
         result_clear(&r);
         r = run_cli("check", "--tap", path, NULL);
         ck_assert_int_eq(r.status, 1);

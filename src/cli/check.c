@@ -54,7 +54,7 @@ static char *format_metric(const char *key, double v)
 static gboolean wanted(const struct scenario *sc, const char *policy)
 {
         for (guint i = 0; i < sc->expectations->len; i++)
-                if (expect_applies_to(g_ptr_array_index(sc->expectations, i), policy))
+                if (expect_applies_to(g_ptr_array_index(sc->expectations, i), policy, sc))
                         return TRUE;
         return FALSE;
 }
@@ -107,7 +107,7 @@ static gboolean check_file(struct check_run *cr, const char *path)
                         const char *key;
                         gboolean ok = FALSE;
 
-                        if (!expect_applies_to(x, (*p)->name))
+                        if (!expect_applies_to(x, (*p)->name, sc))
                                 continue;
                         switch (expect_eval(x, sim_report(sim), &actual, &key)) {
                         case EXPECT_NO_METRIC:  /* refused by sim_new(); a summary key went away */

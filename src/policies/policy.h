@@ -34,6 +34,7 @@ struct sim;
 struct task;
 struct report;
 struct policy_params;
+struct rcu_node;
 
 /* Why a reader left its CPU inside a read-side critical section. */
 enum rcu_block_reason {
@@ -64,6 +65,10 @@ struct boost_policy_ops {
          * may be NULL.  An [event] on a thread another policy has is skipped,
          * with a warning, under a policy without it. */
         const char *const *threads;
+        /* The RCU flavour it is part of ("tree" for CONFIG_RCU_BOOST): the
+         * default [rcu] flavour under it, and the only one it accepts.
+         * NULL: any flavour, rcupreempt by default. */
+        const char *rcu_flavour;
 
         /* Called once while the simulation is built, before the first event:
          * parse parameters with policy_param_*(), allocate state, create
@@ -99,6 +104,12 @@ struct boost_policy_ops {
          * from it (running again after its grace period).  Charge to @t. */
         void (*sync_start)(void *pol, struct task *t);
         void (*sync_end)(void *pol, struct task *t);
+
+        /* flavour=tree: force_qs_rnp() found leaf @rnp with every CPU
+         * reported and tasks still blocking the grace period (where
+         * CONFIG_RCU_BOOST calls rcu_initiate_boost()).  Charge to the
+         * grace-period kthread @gp_kthread. */
+        void (*fqs_blocked)(void *pol, struct rcu_node *rnp, struct task *gp_kthread);
 
         /* Scheduling-clock tick on @cpu, after RCU's own tick work. */
         void (*tick)(void *pol, int cpu);
@@ -146,7 +157,7 @@ extern const struct boost_policy_ops *const policy_registry[];
  * are not the ones the engine has.  Bump it whenever struct
  * boost_policy_ops, or anything a policy may touch (engine.h and what it
  * includes), changes its layout or meaning. */
-#define RCUBOOST_POLICY_ABI 2
+#define RCUBOOST_POLICY_ABI 3
 #define RCUBOOST_POLICY(ops)                                            \
         G_MODULE_EXPORT const int rcuboost_policy_abi = RCUBOOST_POLICY_ABI; \
         G_MODULE_EXPORT const struct boost_policy_ops *rcuboost_policy = &(ops)

@@ -8,6 +8,7 @@ extern const struct boost_policy_ops booster_policy_ops;
 extern const struct boost_policy_ops booster8_policy_ops;
 extern const struct boost_policy_ops pilock_policy_ops;
 extern const struct boost_policy_ops rostedt_policy_ops;
+extern const struct boost_policy_ops rcu_boost_policy_ops;
 
 const struct boost_policy_ops *const policy_registry[] = {
         &none_policy_ops,
@@ -15,6 +16,7 @@ const struct boost_policy_ops *const policy_registry[] = {
         &booster8_policy_ops,
         &pilock_policy_ops,
         &rostedt_policy_ops,
+        &rcu_boost_policy_ops,
         NULL,
 };
 

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "rcu.h"
 #include "report.h"
 #include "units.h"
 #include "../policies/policy.h"
@@ -57,9 +58,11 @@ struct expectation *expect_parse(const char *key, const char *value, GError **er
                 return NULL;
         }
         *dot = '\0';
-        if (strcmp(k, "*") != 0 && !policy_find(k)) {
+        if (strcmp(k, "*") != 0 && strcmp(k, "*@rcupreempt") != 0 && strcmp(k, "*@tree") != 0 &&
+            !policy_find(k)) {
                 g_set_error(error, UNITS_ERROR, UNITS_ERROR_INVALID,
-                            "unknown policy '%s' (expected * or one of: %s)", k, policy_names());
+                            "unknown policy '%s' (expected *, *@rcupreempt, *@tree or one of: %s)", k,
+                            policy_names());
                 return NULL;
         }
         x = g_new0(struct expectation, 1);
@@ -92,8 +95,14 @@ const char *expect_op_name(enum expect_op op)
         return names[op];
 }
 
-bool expect_applies_to(const struct expectation *x, const char *policy)
+bool expect_applies_to(const struct expectation *x, const char *policy, const struct scenario *sc)
 {
+        const struct boost_policy_ops *ops;
+
+        if (!strncmp(x->policy, "*@", 2)) {
+                ops = policy_find(policy);
+                return ops && !strcmp(x->policy + 2, rcu_flavour_name(sc, ops));
+        }
         return !strcmp(x->policy, "*") || !strcmp(x->policy, policy);
 }
 

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 
 struct report;
+struct scenario;
 
 enum expect_op {
         EXPECT_EQ,
@@ -39,7 +40,7 @@ enum expect_value_kind {
 };
 
 struct expectation {
-        char *policy;           /* a policy name, or "*" */
+        char *policy;           /* a policy name, "*", "*@rcupreempt" or "*@tree" */
         char *metric;
         enum expect_op op;
         double value;
@@ -60,7 +61,9 @@ enum expect_outcome {
 struct expectation *expect_parse(const char *key, const char *value, GError **error);
 void expect_free(struct expectation *x);
 const char *expect_op_name(enum expect_op op);
-bool expect_applies_to(const struct expectation *x, const char *policy);
+/* Does @x name @policy: by name, `*`, or `*@FLAVOUR` (every policy whose
+ * run of @sc is on that RCU flavour)? */
+bool expect_applies_to(const struct expectation *x, const char *policy, const struct scenario *sc);
 /* The summary key @x->metric names in @r (a thread-local buffer), or NULL. */
 const char *expect_resolve(const struct expectation *x, const struct report *r);
 /* The same for a metric name as [expect] writes it (sweep --metric). */

@@ -27,7 +27,7 @@ static void dump_and_abort(struct sim *sim, const char *what, const struct task 
                         x->blocked_on ? x->blocked_on->name : "-");
         }
         fprintf(stderr, "  rcu: state=%s completed=%" G_GINT64_FORMAT " flipsum=%" G_GINT64_FORMAT ",%"
-                G_GINT64_FORMAT " memory=%" G_GINT64_FORMAT "\n", rcu_flip_state_name(sim->rcu.state),
+                G_GINT64_FORMAT " memory=%" G_GINT64_FORMAT "\n", rcu_state_name(sim),
                 (gint64)sim->rcu.completed, (gint64)sim->rcu.flipsum[0], (gint64)sim->rcu.flipsum[1],
                 (gint64)sim->rcu.memory_bytes);
         abort();
@@ -77,8 +77,10 @@ void sim_check_invariants(struct sim *sim)
                 CHECK(cpumask_test(&sim->rt_waiting, c) == (heap_size(&cpu->rt_rq) > 0) &&
                       cpumask_test(&sim->fair_waiting, c) == (heap_size(&cpu->fair_rq) > 0),
                       "a waiting-task mask disagrees with its run queue", NULL);
-                sum[0] += sim->rcu.cpus[c].flipctr[0];
-                sum[1] += sim->rcu.cpus[c].flipctr[1];
+                if (sim->rcu.cpus) {
+                        sum[0] += sim->rcu.cpus[c].flipctr[0];
+                        sum[1] += sim->rcu.cpus[c].flipctr[1];
+                }
         }
         CHECK(cpupri_consistent(&sim->cpupri), "cpupri disagrees with the CPUs' ranks", NULL);
         CHECK(sum[0] == sim->rcu.flipsum[0] && sum[1] == sim->rcu.flipsum[1],

@@ -62,6 +62,12 @@ static GError *deadlock_error(struct mutex *m, struct task *t)
         return e;
 }
 
+void mutex_init_proxy_locked(struct mutex *m, struct task *owner)
+{
+        g_return_if_fail(!m->owner);
+        take(m, owner);
+}
+
 bool mutex_trylock(struct sim *sim, struct mutex *m, struct task *t)
 {
         (void)sim;

@@ -40,6 +40,10 @@ void mutex_finish(struct mutex *m);
  * On deadlock, stops the run with an error and returns false. */
 bool mutex_lock(struct sim *sim, struct mutex *m, struct task *t);
 void mutex_unlock(struct sim *sim, struct mutex *m, struct task *t);
+/* rt_mutex_init_proxy_locked(): make free @m owned by @owner, which did not
+ * ask for it (RCU_BOOST's boost_mtx); whoever then blocks on @m lends
+ * @owner its priority, and @owner releases it with mutex_unlock(). */
+void mutex_init_proxy_locked(struct mutex *m, struct task *owner);
 /* Try to take @m for @t without blocking; false if it is owned. */
 bool mutex_trylock(struct sim *sim, struct mutex *m, struct task *t);
 

@@ -1,9 +1,12 @@
-/* rcu.c - preemptible RCU as in 2007 -rt kernels; see rcu.h. */
+/* rcu.c - what the RCU flavours share, and rcupreempt (2007 -rt); see rcu.h. */
 #include "rcu.h"
 
 #include <string.h>
 
 #include "engine.h"
+#include "tree.h"
+
+static const struct rcu_flavour_ops rcupreempt_flavour;
 
 static void cblist_init(struct rcu_cblist *l)
 {
@@ -44,11 +47,31 @@ static struct rcu_callback *cblist_pop(struct rcu_cblist *l)
         return cb;
 }
 
-void rcu_init(struct sim *sim)
+const struct rcu_flavour_ops *rcu_flavour_for(const struct scenario *sc, const struct boost_policy_ops *policy,
+                                              GError **error)
+{
+        const char *want = rcu_flavour_name(sc, policy);
+
+        if (policy->rcu_flavour && strcmp(want, policy->rcu_flavour) != 0) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "policy %s needs [rcu] flavour=%s, but the scenario says flavour=%s",
+                            policy->name, policy->rcu_flavour, want);
+                return NULL;
+        }
+        if (strcmp(want, rcu_tree_flavour.name) == 0)
+                return &rcu_tree_flavour;
+        return &rcupreempt_flavour;
+}
+
+const char *rcu_flavour_name(const struct scenario *sc, const struct boost_policy_ops *policy)
+{
+        return sc->rcu_flavour ? sc->rcu_flavour : policy->rcu_flavour ? policy->rcu_flavour : "rcupreempt";
+}
+
+static void init_rcupreempt(struct sim *sim)
 {
         struct rcu *rcu = &sim->rcu;
 
-        memset(rcu, 0, sizeof(*rcu));
         rcu->cpus = g_new0(struct rcu_cpu, sim->ncpus);
         for (int c = 0; c < sim->ncpus; c++) {
                 struct rcu_cpu *rdp = &rcu->cpus[c];
@@ -58,6 +81,15 @@ void rcu_init(struct sim *sim)
                 for (int i = 0; i < RCU_GP_STAGES; i++)
                         cblist_init(&rdp->wait[i]);
         }
+}
+
+void rcu_init(struct sim *sim, const struct rcu_flavour_ops *flavour)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        memset(rcu, 0, sizeof(*rcu));
+        rcu->flavour = flavour;
+        flavour->init(sim);
         rcu->oom_ns = -1;
         latency_stat_init(&rcu->flip_latency);
         latency_stat_init(&rcu->gp_latency);
@@ -76,11 +108,11 @@ static void free_list(struct rcu_callback *cb)
         }
 }
 
-void rcu_finish(struct sim *sim)
+static void finish_rcupreempt(struct sim *sim)
 {
         struct rcu *rcu = &sim->rcu;
 
-        for (int c = 0; c < sim->ncpus; c++) {
+        for (int c = 0; rcu->cpus && c < sim->ncpus; c++) {
                 struct rcu_cpu *rdp = &rcu->cpus[c];
 
                 free_list(rdp->next.head);
@@ -89,8 +121,16 @@ void rcu_finish(struct sim *sim)
                         free_list(rdp->wait[i].head);
                 g_free(rdp->inflight);
         }
-        free_list(rcu->pool);
         g_free(rcu->cpus);
+}
+
+void rcu_finish(struct sim *sim)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        if (rcu->flavour)
+                rcu->flavour->finish(sim);
+        free_list(rcu->pool);
         latency_stat_finish(&rcu->flip_latency);
         latency_stat_finish(&rcu->gp_latency);
         latency_stat_finish(&rcu->cb_latency);
@@ -100,50 +140,87 @@ void rcu_finish(struct sim *sim)
 
 /* ---- read side ---- */
 
-void rcu_read_lock(struct sim *sim, struct task *t)
+void rcu_reader_begin(struct sim *sim, struct task *t)
 {
-        struct rcu *rcu = &sim->rcu;
-
-        if (t->rcu_nesting++ > 0)
-                return;
-        t->rcu_idx = (int)(rcu->completed & 1);
-        rcu->cpus[t->cpu].flipctr[t->rcu_idx]++;
-        rcu->flipsum[t->rcu_idx]++;
-        rcu->readers++;
+        sim->rcu.readers++;
         t->rcu_read_start_ns = sim->now;
         timeline_begin(sim->timeline, sim->now, "cs", t->id, t->name);
         oracle_reader_enter(&sim->oracle, t);
         sim_charge_task(sim, t, COST_READ_LOCK, 1, COST_PATH_READ);
 }
 
-void rcu_read_unlock(struct sim *sim, struct task *t)
+void rcu_reader_end(struct sim *sim, struct task *t)
 {
-        struct rcu *rcu = &sim->rcu;
-
-        if (--t->rcu_nesting > 0)
-                return;
-        /* The CPU it runs on now, not the one it started on. */
-        rcu->cpus[t->cpu].flipctr[t->rcu_idx]--;
-        rcu->flipsum[t->rcu_idx]--;
         oracle_reader_exit(&sim->oracle, t);
         timeline_end(sim->timeline, sim->now, "cs", t->id);
-        if (t->rcu_preempted)
-                sim_trace(sim, t->cpu, "rcu_unlock_preempted_task", "rcu_preempt %ld %d", (long)rcu->completed,
-                          task_pid(t));
+}
+
+void rcu_reader_done(struct sim *sim, struct task *t)
+{
         t->rcu_preempted = false;
-        latency_stat_add(&rcu->cs_length, sim->now - t->rcu_read_start_ns);
+        latency_stat_add(&sim->rcu.cs_length, sim->now - t->rcu_read_start_ns);
         sim_charge_task(sim, t, COST_READ_UNLOCK, 1, COST_PATH_READ);
         if (sim->policy->reader_unlock)
                 sim->policy->reader_unlock(sim->pol, t);
 }
 
+void rcu_read_lock(struct sim *sim, struct task *t)
+{
+        if (t->rcu_nesting++ > 0)
+                return;
+        sim->rcu.flavour->read_lock(sim, t);
+}
+
+void rcu_read_unlock(struct sim *sim, struct task *t)
+{
+        if (--t->rcu_nesting > 0)
+                return;
+        sim->rcu.flavour->read_unlock(sim, t);
+}
+
 void rcu_note_switch_out(struct sim *sim, struct task *t, enum rcu_block_reason why)
 {
-        sim_trace(sim, t->cpu, "rcu_preempt_task", "rcu_preempt %ld %d", (long)sim->rcu.completed, task_pid(t));
         t->rcu_preempted = true;
         sim->rcu.reader_switch_outs++;
+        sim->rcu.flavour->switch_out(sim, t, why);
         if (sim->policy->reader_blocked)
                 sim->policy->reader_blocked(sim->pol, t, why);
+}
+
+void rcu_note_context_switch(struct sim *sim, int cpu)
+{
+        if (sim->rcu.flavour->context_switch)
+                sim->rcu.flavour->context_switch(sim, cpu);
+}
+
+static void read_lock_rcupreempt(struct sim *sim, struct task *t)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        t->rcu_idx = (int)(rcu->completed & 1);
+        rcu->cpus[t->cpu].flipctr[t->rcu_idx]++;
+        rcu->flipsum[t->rcu_idx]++;
+        rcu_reader_begin(sim, t);
+}
+
+static void read_unlock_rcupreempt(struct sim *sim, struct task *t)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        /* The CPU it runs on now, not the one it started on. */
+        rcu->cpus[t->cpu].flipctr[t->rcu_idx]--;
+        rcu->flipsum[t->rcu_idx]--;
+        rcu_reader_end(sim, t);
+        if (t->rcu_preempted)
+                sim_trace(sim, t->cpu, "rcu_unlock_preempted_task", "rcu_preempt %ld %d", (long)rcu->completed,
+                          task_pid(t));
+        rcu_reader_done(sim, t);
+}
+
+static void switch_out_rcupreempt(struct sim *sim, struct task *t, enum rcu_block_reason why)
+{
+        (void)why;
+        sim_trace(sim, t->cpu, "rcu_preempt_task", "rcu_preempt %ld %d", (long)sim->rcu.completed, task_pid(t));
 }
 
 /* ---- callbacks ---- */
@@ -161,21 +238,27 @@ static struct rcu_callback *cb_alloc(struct rcu *rcu)
 
 static void advance_callbacks(struct rcu *rcu, struct rcu_cpu *rdp);
 
-/* call_rcu(): as rcupreempt.c, advance this CPU's lists first
- * (__rcu_advance_callbacks(), which also acknowledges a pending flip). */
 static void enqueue_callback(struct sim *sim, struct task *t, int64_t size, struct task *waiter)
 {
         struct rcu *rcu = &sim->rcu;
         struct rcu_callback *cb = cb_alloc(rcu);
 
-        advance_callbacks(rcu, &rcu->cpus[t->cpu]);
-
         *cb = (struct rcu_callback){
                 .id = rcu->next_cb_id++, .size_bytes = size, .call_ns = sim->now,
                 .stamp = oracle_stamp(&sim->oracle), .caller = t, .waiter = waiter,
         };
-        cblist_append(&rcu->cpus[t->cpu].next, cb);
+        rcu->flavour->enqueue(sim, t, cb);
         rcu->outstanding++;
+}
+
+/* call_rcu(): as rcupreempt.c, advance this CPU's lists first
+ * (__rcu_advance_callbacks(), which also acknowledges a pending flip). */
+static void enqueue_rcupreempt(struct sim *sim, struct task *t, struct rcu_callback *cb)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        advance_callbacks(rcu, &rcu->cpus[t->cpu]);
+        cblist_append(&rcu->cpus[t->cpu].next, cb);
 }
 
 void rcu_call(struct sim *sim, struct task *t, int64_t size_bytes)
@@ -224,7 +307,7 @@ void rcu_synchronize(struct sim *sim, struct task *t)
  * the index the flip in progress waits to drain.  (A later reader on the
  * new index may not be: it is checked again when the next flip starts,
  * when every reader then in a critical section is on the old index.) */
-static bool holds_up(const struct sim *sim, const struct task *r, const struct task *waiter)
+static bool holds_up_rcupreempt(const struct sim *sim, const struct task *r, const struct task *waiter)
 {
         const struct rcu *rcu = &sim->rcu;
 
@@ -247,7 +330,7 @@ void rcu_check_deadlock(struct sim *sim)
                 for (o = r->blocked_on->owner; o && !o->in_sync && o->blocked_on && steps < (int)sim->tasks->len;
                      o = o->blocked_on->owner, steps++)
                         ;
-                if (!o || !o->in_sync || !holds_up(sim, r, o))
+                if (!o || !o->in_sync || !sim->rcu.flavour->holds_up(sim, r, o))
                         continue;
 
                 GString *s = g_string_new(NULL);
@@ -268,7 +351,7 @@ void rcu_check_deadlock(struct sim *sim)
         }
 }
 
-static void invoke(struct sim *sim, struct rcu_callback *cb)
+void rcu_invoke(struct sim *sim, struct rcu_callback *cb)
 {
         struct rcu *rcu = &sim->rcu;
 
@@ -298,7 +381,7 @@ static struct step cb_thread_step(struct sim *sim, struct task *t)
         struct rcu_callback *cb;
 
         if (rdp->inflight) {
-                invoke(sim, rdp->inflight);
+                rcu_invoke(sim, rdp->inflight);
                 rdp->inflight = NULL;
                 if (sched_need_resched(&sim->cpus[t->cpu]))
                         return (struct step){ STEP_COMPUTE, 0 };
@@ -311,7 +394,7 @@ static struct step cb_thread_step(struct sim *sim, struct task *t)
         return (struct step){ STEP_COMPUTE, 0 };
 }
 
-void rcu_start(struct sim *sim)
+static void start_rcupreempt(struct sim *sim)
 {
         for (int c = 0; c < sim->ncpus; c++) {
                 struct cpumask only;
@@ -323,6 +406,11 @@ void rcu_start(struct sim *sim)
                                                                 &only, cb_thread_step,
                                                                 &sim->rcu.cpus[c], false);
         }
+}
+
+void rcu_start(struct sim *sim)
+{
+        sim->rcu.flavour->start(sim);
 }
 
 /* ---- the grace-period state machine ---- */
@@ -369,6 +457,16 @@ static bool callbacks_entered_wait(const struct sim *sim)
         return false;
 }
 
+void rcu_gp_ended(struct sim *sim, int64_t len)
+{
+        struct rcu *rcu = &sim->rcu;
+
+        rcu->gp_completed++;
+        latency_stat_add(&rcu->gp_latency, len);
+        if (len > sim->sc->stall_threshold_ns)
+                rcu->gp_over_threshold++;
+}
+
 /* A flip cycle ended at waitmb: it completes the grace period that began
  * RCU_GP_STAGES - 1 flips earlier. */
 static void flip_ended(struct sim *sim)
@@ -381,12 +479,8 @@ static void flip_ended(struct sim *sim)
         rcu->flip_began_gp[rcu->completed % RCU_GP_STAGES] = callbacks_entered_wait(sim);
         rcu->flips_completed++;
         latency_stat_add(&rcu->flip_latency, len);
-        if (gp_len >= 0) {
-                rcu->gp_completed++;
-                latency_stat_add(&rcu->gp_latency, gp_len);
-                if (gp_len > sim->sc->stall_threshold_ns)
-                        rcu->gp_over_threshold++;
-        }
+        if (gp_len >= 0)
+                rcu_gp_ended(sim, gp_len);
         if (rcu->gp_csv) {
                 fprintf(rcu->gp_csv, "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
                         ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
@@ -468,7 +562,7 @@ static void advance_callbacks(struct rcu *rcu, struct rcu_cpu *rdp)
 }
 
 /* rcu_check_callbacks(), from the scheduling-clock tick of @cpu. */
-void rcu_tick(struct sim *sim, int cpu)
+static void tick_rcupreempt(struct sim *sim, int cpu)
 {
         struct rcu *rcu = &sim->rcu;
         struct rcu_cpu *rdp = &rcu->cpus[cpu];
@@ -484,6 +578,23 @@ void rcu_tick(struct sim *sim, int cpu)
                 sched_wake(sim, rdp->cb_thread);
 }
 
+void rcu_tick(struct sim *sim, int cpu)
+{
+        sim->rcu.flavour->tick(sim, cpu);
+}
+
+void rcu_count_overdue_one(const struct sim *sim, const struct rcu_callback *cb, int64_t *cbs, int64_t *syncs)
+{
+        if (sim->now - cb->call_ns > sim->sc->stall_threshold_ns)
+                (*(cb->waiter ? syncs : cbs))++;
+}
+
+void rcu_count_overdue(const struct sim *sim, const struct rcu_callback *cb, int64_t *cbs, int64_t *syncs)
+{
+        for (; cb; cb = cb->next)
+                rcu_count_overdue_one(sim, cb, cbs, syncs);
+}
+
 void rcu_report(struct sim *sim, struct report *r)
 {
         struct rcu *rcu = &sim->rcu;
@@ -494,6 +605,24 @@ void rcu_report(struct sim *sim, struct report *r)
         report_int(r, "memory.limit_bytes", sim->sc->memory_limit_bytes);
         report_int(r, "memory.peak_bytes", rcu->peak_memory_bytes);
         report_int(r, "memory.final_bytes", rcu->memory_bytes);
+        report_string(r, "rcu.flavour", rcu->flavour->name);
+        rcu->flavour->report(sim, r);
+}
+
+static int64_t gp_in_progress_rcupreempt(const struct sim *sim)
+{
+        const struct rcu *rcu = &sim->rcu;
+        sim_time_ns gp_start = gp_start_of(rcu, rcu->completed);
+
+        if (rcu->state == RCU_FLIP_IDLE)
+                return 0;
+        return gp_start >= 0 ? sim->now - gp_start : sim->now - rcu->gp_start_ns;
+}
+
+void rcu_report_common(struct sim *sim, struct report *r, const struct rcu_report_state *st)
+{
+        struct rcu *rcu = &sim->rcu;
+
         report_int(r, "rcu.grace_periods", rcu->gp_completed);
         report_int(r, "rcu.flips", rcu->flips_completed);
         report_int(r, "rcu.callbacks_registered", rcu->registered);
@@ -501,16 +630,12 @@ void rcu_report(struct sim *sim, struct report *r)
         report_int(r, "rcu.callbacks_pending", rcu->outstanding);
         report_int(r, "rcu.read_sections", rcu->readers);
         report_int(r, "rcu.reader_switch_outs", rcu->reader_switch_outs);
-        report_string(r, "rcu.final_state", rcu_flip_state_name(rcu->state));
+        report_string(r, "rcu.final_state", rcu_state_name(sim));
         /* A stalled grace period never completes, so gp_latency cannot show
-         * it: report the age of the oldest one a flip in progress would
-         * complete (its first flip, or this one if it is the first). */
-        int64_t flip_age = rcu->state == RCU_FLIP_IDLE ? 0 : sim->now - rcu->gp_start_ns;
-        sim_time_ns gp_start = gp_start_of(rcu, rcu->completed);
+         * it: report the age of the oldest one in progress. */
+        int64_t pending = rcu->flavour->gp_in_progress(sim);
 
-        int64_t pending = rcu->state == RCU_FLIP_IDLE ? 0 : gp_start >= 0 ? sim->now - gp_start : flip_age;
-
-        report_int(r, "rcu.flip_in_progress_ns", flip_age);
+        report_int(r, "rcu.flip_in_progress_ns", st->flip_age);
         report_int(r, "rcu.gp_in_progress_ns", pending);
         /* "GP max 3 ms" beside a 2.67 s stall misleads: the longest grace
          * period, counting the pending one as at least its age so far. */
@@ -524,28 +649,38 @@ void rcu_report(struct sim *sim, struct report *r)
         /* As rcutorture's boost test counts failures (rcu_torture_boost_failed():
          * a grace period that took longer than the threshold); what is still
          * waiting at the end and has waited that long counts too. */
-        int64_t thr = sim->sc->stall_threshold_ns, cbs = 0, syncs = 0;
+        int64_t thr = sim->sc->stall_threshold_ns;
+
+        report_int(r, "rcu.stall_threshold_ns", thr);
+        report_int(r, "rcu.gp_over_threshold", rcu->gp_over_threshold + (pending > thr));
+        report_int(r, "rcu.callbacks_over_threshold", rcu->cb_over_threshold + st->overdue_callbacks);
+        report_int(r, "rcu.sync_over_threshold", rcu->sync_over_threshold + st->overdue_syncs);
+        report_latency(r, "gp_latency", &rcu->gp_latency);
+        report_latency(r, "flip_latency", &rcu->flip_latency);
+        report_latency(r, "callback_latency", &rcu->cb_latency);
+        report_latency(r, "sync_latency", &rcu->sync_latency);
+        report_latency(r, "read_section_length", &rcu->cs_length);
+}
+
+static void report_rcupreempt(struct sim *sim, struct report *r)
+{
+        struct rcu *rcu = &sim->rcu;
+        struct rcu_report_state st = {
+                /* the age of the flip in progress; gp_in_progress is that of
+                 * the oldest grace period it would complete */
+                .flip_age = rcu->state == RCU_FLIP_IDLE ? 0 : sim->now - rcu->gp_start_ns,
+        };
 
         for (int c = 0; c < sim->ncpus; c++) {
                 const struct rcu_cpu *rdp = &rcu->cpus[c];
                 const struct rcu_cblist *lists[] = { &rdp->next, &rdp->wait[0], &rdp->wait[1], &rdp->done };
 
                 for (size_t l = 0; l < G_N_ELEMENTS(lists); l++)
-                        for (const struct rcu_callback *cb = lists[l]->head; cb; cb = cb->next)
-                                if (sim->now - cb->call_ns > thr)
-                                        (*(cb->waiter ? &syncs : &cbs))++;
-                if (rdp->inflight && sim->now - rdp->inflight->call_ns > thr)
-                        (*(rdp->inflight->waiter ? &syncs : &cbs))++;
+                        rcu_count_overdue(sim, lists[l]->head, &st.overdue_callbacks, &st.overdue_syncs);
+                if (rdp->inflight)
+                        rcu_count_overdue_one(sim, rdp->inflight, &st.overdue_callbacks, &st.overdue_syncs);
         }
-        report_int(r, "rcu.stall_threshold_ns", thr);
-        report_int(r, "rcu.gp_over_threshold", rcu->gp_over_threshold + (pending > thr));
-        report_int(r, "rcu.callbacks_over_threshold", rcu->cb_over_threshold + cbs);
-        report_int(r, "rcu.sync_over_threshold", rcu->sync_over_threshold + syncs);
-        report_latency(r, "gp_latency", &rcu->gp_latency);
-        report_latency(r, "flip_latency", &rcu->flip_latency);
-        report_latency(r, "callback_latency", &rcu->cb_latency);
-        report_latency(r, "sync_latency", &rcu->sync_latency);
-        report_latency(r, "read_section_length", &rcu->cs_length);
+        rcu_report_common(sim, r, &st);
 }
 
 const char *rcu_flip_state_name(enum rcu_flip_state s)
@@ -554,3 +689,29 @@ const char *rcu_flip_state_name(enum rcu_flip_state s)
 
         return names[s];
 }
+
+static const char *state_name_rcupreempt(const struct sim *sim)
+{
+        return rcu_flip_state_name(sim->rcu.state);
+}
+
+const char *rcu_state_name(const struct sim *sim)
+{
+        return sim->rcu.flavour->state_name(sim);
+}
+
+static const struct rcu_flavour_ops rcupreempt_flavour = {
+        .name = "rcupreempt",
+        .init = init_rcupreempt,
+        .start = start_rcupreempt,
+        .finish = finish_rcupreempt,
+        .read_lock = read_lock_rcupreempt,
+        .read_unlock = read_unlock_rcupreempt,
+        .switch_out = switch_out_rcupreempt,
+        .enqueue = enqueue_rcupreempt,
+        .tick = tick_rcupreempt,
+        .holds_up = holds_up_rcupreempt,
+        .report = report_rcupreempt,
+        .state_name = state_name_rcupreempt,
+        .gp_in_progress = gp_in_progress_rcupreempt,
+};

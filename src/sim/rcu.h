@@ -1,4 +1,12 @@
-/* rcu.h - preemptible RCU as in 2007 -rt kernels (rcupreempt).
+/* rcu.h - RCU: what both flavours share, and the 2007 -rt one (rcupreempt).
+ *
+ * A flavour is a table of operations (struct rcu_flavour_ops): rcupreempt,
+ * here in rcu.c, is the default; Tree RCU ([rcu] flavour=tree) is tree.c.
+ * What is the same for both lives here: callbacks and their invocation,
+ * memory waiting on RCU and out-of-memory, the latency statistics, the
+ * read-side bookkeeping the safety oracle and the outputs see.
+ *
+ * rcupreempt:
  *
  * Readers: the outermost rcu_read_lock() increments this CPU's
  * flipctr[completed & 1] and remembers the index; the outermost
@@ -32,6 +40,7 @@
 struct sim;
 struct task;
 struct report;
+struct scenario;
 
 #define RCU_GP_STAGES 2
 
@@ -71,7 +80,38 @@ struct rcu_cpu {
         struct rcu_callback *inflight;  /* being invoked by cb_thread */
 };
 
+/* One RCU implementation, called at the engine's hooks below. */
+struct rcu_flavour_ops {
+        const char *name;               /* "rcupreempt", "tree": [rcu] flavour */
+        void (*init)(struct sim *sim);
+        void (*start)(struct sim *sim); /* create its kthreads */
+        void (*finish)(struct sim *sim);
+        /* Outermost lock / unlock of @t (nesting already 0 -> 1 / 1 -> 0). */
+        void (*read_lock)(struct sim *sim, struct task *t);
+        void (*read_unlock)(struct sim *sim, struct task *t);
+        /* @t left its CPU inside a critical section. */
+        void (*switch_out)(struct sim *sim, struct task *t, enum rcu_block_reason why);
+        /* Any context switch on @cpu (after switch_out); NULL: nothing to do. */
+        void (*context_switch)(struct sim *sim, int cpu);
+        /* Queue a new callback of @t (call_rcu(), synchronize_rcu()). */
+        void (*enqueue)(struct sim *sim, struct task *t, struct rcu_callback *cb);
+        void (*tick)(struct sim *sim, int cpu);
+        /* Does reader @r hold up the grace period @waiter waits for? */
+        bool (*holds_up)(const struct sim *sim, const struct task *r, const struct task *waiter);
+        /* Its counters in summary.json (under rcu.) beside the shared ones. */
+        void (*report)(struct sim *sim, struct report *r);
+        const char *(*state_name)(const struct sim *sim);
+        /* Age of the oldest grace period in progress, 0 if none. */
+        int64_t (*gp_in_progress)(const struct sim *sim);
+};
+
+struct rcu_tree;
+
 struct rcu {
+        const struct rcu_flavour_ops *flavour;
+        struct rcu_tree *tree;          /* flavour=tree's state */
+
+        /* ---- rcupreempt ---- */
         int64_t completed;
         enum rcu_flip_state state;
         int64_t flipsum[2];             /* sum of all CPUs' flipctr[i] */
@@ -90,6 +130,7 @@ struct rcu {
         sim_time_ns phase_ns[4];        /* time spent in each state this GP */
         struct rcu_cpu *cpus;
 
+        /* ---- both ---- */
         int64_t memory_bytes;
         int64_t peak_memory_bytes;
         int64_t outstanding;            /* callbacks registered, not invoked */
@@ -118,7 +159,13 @@ struct rcu {
         FILE *gp_csv;                   /* one row per flip cycle, or NULL */
 };
 
-void rcu_init(struct sim *sim);
+/* The flavour [rcu] flavour names, or @policy's when the scenario leaves it
+ * to the policy (rcupreempt unless the policy needs another). */
+const struct rcu_flavour_ops *rcu_flavour_for(const struct scenario *sc, const struct boost_policy_ops *policy,
+                                              GError **error);
+/* Its name: "rcupreempt" or "tree". */
+const char *rcu_flavour_name(const struct scenario *sc, const struct boost_policy_ops *policy);
+void rcu_init(struct sim *sim, const struct rcu_flavour_ops *flavour);
 void rcu_finish(struct sim *sim);
 /* Create the per-CPU callback threads. */
 void rcu_start(struct sim *sim);
@@ -137,8 +184,33 @@ void rcu_check_deadlock(struct sim *sim);
 void rcu_tick(struct sim *sim, int cpu);
 /* Scheduler path: @t left its CPU inside a critical section. */
 void rcu_note_switch_out(struct sim *sim, struct task *t, enum rcu_block_reason why);
+/* Scheduler path: a context switch on @cpu (any task, or idle). */
+void rcu_note_context_switch(struct sim *sim, int cpu);
 void rcu_report(struct sim *sim, struct report *r);
 
 const char *rcu_flip_state_name(enum rcu_flip_state s);
+/* The flavour's state, for invariants and the timeline. */
+const char *rcu_state_name(const struct sim *sim);
+
+/* ---- for the flavours ---- */
+/* Read-side bookkeeping at the outermost lock, after the flavour's own. */
+void rcu_reader_begin(struct sim *sim, struct task *t);
+/* ... at the outermost unlock: before the flavour's slow path / after it. */
+void rcu_reader_end(struct sim *sim, struct task *t);
+void rcu_reader_done(struct sim *sim, struct task *t);
+/* Invoke callback @cb (the safety oracle checks it first) and recycle it. */
+void rcu_invoke(struct sim *sim, struct rcu_callback *cb);
+/* A grace period of @len ns ended (gp_latency, failures over the threshold). */
+void rcu_gp_ended(struct sim *sim, int64_t len);
+/* Count callbacks older than the stall threshold: @cb / @cb and those after it. */
+void rcu_count_overdue_one(const struct sim *sim, const struct rcu_callback *cb, int64_t *cbs, int64_t *syncs);
+void rcu_count_overdue(const struct sim *sim, const struct rcu_callback *cb, int64_t *cbs, int64_t *syncs);
+/* What a flavour adds to the report's shared keys. */
+struct rcu_report_state {
+        int64_t flip_age;               /* rcupreempt: the flip in progress; else 0 */
+        int64_t overdue_callbacks;      /* still queued, older than the threshold */
+        int64_t overdue_syncs;
+};
+void rcu_report_common(struct sim *sim, struct report *r, const struct rcu_report_state *st);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "expect.h"
+#include "tree.h"
 #include "../policies/policy.h"
 
 G_DEFINE_QUARK(rcuboost-scenario-error-quark, scenario_error)
@@ -217,7 +218,13 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "rcu", "memory_limit", "off", "memory waiting on RCU at which the machine is out of memory" },
         { "rcu", "stop_on_oom", "true", "stop the run at the first out-of-memory event" },
         { "rcu", "stall_threshold", "3500ms", "waits longer than this count as failures (rcutorture's test_boost_duration 4 s - HZ/2)" },
-        { "rcu", "callback_thread", "fifo:50", "scheduling of the per-CPU callback threads rcu_cb/N" },
+        { "rcu", "callback_thread", "fifo:50", "flavour=rcupreempt: scheduling of the per-CPU callback threads rcu_cb/N" },
+        { "rcu", "flavour", "the policy's", "rcupreempt (2007 -rt, src/sim/rcu.c) or tree (mainline preemptible Tree RCU, src/sim/tree.c); rcu-boost runs only on tree, every other policy defaults to rcupreempt" },
+        { "rcu", "fanout_leaf", "16", "flavour=tree: CPUs per leaf rcu_node (CONFIG_RCU_FANOUT_LEAF, 2..64)" },
+        { "rcu", "kthread_prio", "kernel's", "flavour=tree: SCHED_FIFO priority of rcu_preempt, rcuc/N and rcub/N, 0 = SCHED_NORMAL (rcutree.kthread_prio: 1 with CONFIG_RCU_BOOST, i.e. under rcu-boost, else 0)" },
+        { "rcu", "qovld", "20000", "flavour=tree: callbacks on one CPU that mark it overloaded: FQS every third of the interval, boosting without boost_delay (rcutree.qovld)" },
+        { "rcu", "jiffies_till_first_fqs", "3 + cpus/256", "flavour=tree: jiffies from grace-period start to the first FQS scan (rcutree.jiffies_till_first_fqs; default as rcu_init_geometry() for HZ > 500)" },
+        { "rcu", "jiffies_till_next_fqs", "3 + cpus/256", "flavour=tree: jiffies between later FQS scans (rcutree.jiffies_till_next_fqs)" },
         { "costs", "context_switch", "1us", "switching from one task to another" },
         { "costs", "lock", "60ns", "acquiring and releasing an uncontended spinlock" },
         { "costs", "list_op", "10ns", "linking or unlinking a list element" },
@@ -264,7 +271,9 @@ static const char *const scenario_keys[] = { "description", "cpus", "tick_hz", "
 static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_period", "rt_runtime_share",
                                           "load_balance", "softirq_threads", "timer_softirq_thread", "sched_latency",
                                           "min_granularity", "wakeup_granularity", NULL };
-static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", "stall_threshold", NULL };
+static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", "stall_threshold",
+                                        "flavour", "fanout_leaf", "kthread_prio", "qovld",
+                                        "jiffies_till_first_fqs", "jiffies_till_next_fqs", NULL };
 static const char *const output_keys[] = { "memory_sample", "max_events", "max_memory", "timeline_start",
                                            "timeline_length", "rt_histogram", "level", NULL };
 static const char *const debug_keys[] = { "break_grace_periods", NULL };
@@ -393,6 +402,24 @@ static gboolean load_rcu_section(struct scenario *sc, GError **error)
                 if (sc->memory_limit_bytes <= 0)
                         return invalid(sc, error, g, "memory_limit", "must be positive, or off");
         }
+        g_autofree char *flavour = get(sc, g, "flavour");
+        if (flavour) {
+                if (strcmp(flavour, "rcupreempt") != 0 && strcmp(flavour, "tree") != 0)
+                        return invalid(sc, error, g, "flavour", "'%s' is not a flavour (expected rcupreempt or tree)",
+                                       flavour);
+                g_free(sc->rcu_flavour);
+                sc->rcu_flavour = g_steal_pointer(&flavour);
+        }
+        int64_t leaf = sc->fanout_leaf, prio = sc->kthread_prio;
+
+        if (!get_int(sc, g, "fanout_leaf", 2, RCU_FANOUT, &leaf, error) ||
+            !get_int(sc, g, "kthread_prio", 0, 99, &prio, error) ||
+            !get_int(sc, g, "qovld", 1, INT64_MAX, &sc->qovld, error) ||
+            !get_int(sc, g, "jiffies_till_first_fqs", 0, 100000, &sc->jiffies_till_first_fqs, error) ||
+            !get_int(sc, g, "jiffies_till_next_fqs", 1, 100000, &sc->jiffies_till_next_fqs, error))
+                return FALSE;
+        sc->fanout_leaf = (int)leaf;
+        sc->kthread_prio = (int)prio;
         return get_bool(sc, g, "stop_on_oom", &sc->stop_on_oom, error) &&
                get_sched(sc, g, "callback_thread", &sc->callback_sched, error) &&
                get_duration(sc, g, "stall_threshold", &sc->stall_threshold_ns, TRUE, error);
@@ -757,6 +784,11 @@ static struct scenario *scenario_alloc(const char *path)
         sc->wakeup_granularity_ns = NSEC_PER_MSEC;
         sc->stop_on_oom = TRUE;
         sc->callback_sched = (struct sched_spec){ SCHED_POLICY_FIFO, 50 };
+        sc->fanout_leaf = RCU_FANOUT_LEAF;
+        sc->kthread_prio = -1;
+        sc->qovld = 2 * 10000;          /* DEFAULT_RCU_QOVLD_MULT * DEFAULT_RCU_QHIMARK */
+        sc->jiffies_till_first_fqs = -1;
+        sc->jiffies_till_next_fqs = -1;
         sc->softirq_threads = TRUE;
         sc->load_balance = TRUE;
         sc->timer_softirq_sched = (struct sched_spec){ SCHED_POLICY_FIFO, 50 };
@@ -785,6 +817,7 @@ void scenario_free(struct scenario *sc)
         g_free(sc->sha256);
         g_strfreev(sc->overrides);
         g_free(sc->description);
+        g_free(sc->rcu_flavour);
         g_free(sc->policy);
         g_ptr_array_unref(sc->tasks);
         g_ptr_array_unref(sc->irqs);

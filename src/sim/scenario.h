@@ -98,6 +98,12 @@ struct scenario {
         int64_t memory_limit_bytes;     /* 0: no limit */
         gboolean stop_on_oom;
         struct sched_spec callback_sched;
+        char *rcu_flavour;              /* "rcupreempt", "tree", or NULL: the policy's */
+        int fanout_leaf;                /* flavour=tree: CONFIG_RCU_FANOUT_LEAF */
+        int kthread_prio;               /* flavour=tree: rcutree.kthread_prio; -1: the kernel's default */
+        int64_t qovld;                  /* flavour=tree: rcutree.qovld */
+        int64_t jiffies_till_first_fqs; /* flavour=tree; -1: as rcu_init_geometry() computes it */
+        int64_t jiffies_till_next_fqs;
 
         int64_t cost_ns[COST_KIND_COUNT];
 

@@ -586,6 +586,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                 else if (prev->state == TASK_RUNNABLE)
                         push_task(sim, cpu, prev);
         }
+        rcu_note_context_switch(sim, cpu->id);
         if (sim->tracepoints)
                 trace_switch(sim, cpu, prev, next);
         cpu->switching_out = NULL;

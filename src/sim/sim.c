@@ -250,7 +250,7 @@ static gboolean check_expectations(struct sim *sim, GError **error)
         for (guint i = 0; i < sim->sc->expectations->len; i++) {
                 const struct expectation *x = g_ptr_array_index(sim->sc->expectations, i);
 
-                if (!expect_applies_to(x, sim->policy->name))
+                if (!expect_applies_to(x, sim->policy->name, sim->sc))
                         continue;
                 if (!r)
                         r = sim_build_report(sim);
@@ -265,6 +265,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         struct sim *sim = g_new0(struct sim, 1);
         const char *policy = opts && opts->policy ? opts->policy : sc->policy;
         struct policy_params params = { .sc = sc };
+        const struct rcu_flavour_ops *flavour;
 
         sim->sc = sc;
         sim->seed = opts && opts->seed_set ? opts->seed : sc->seed;
@@ -282,7 +283,6 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         latency_stat_init(&sim->rt_wakeup);
         latency_stat_init(&sim->rt_top);
         sched_init(sim);
-        rcu_init(sim);
         event_init(&sim->end_ev, end_event);
         event_init(&sim->sample_ev, sample_event);
         sim->timeline = timeline_new(NULL, TIMELINE_CSV, 0, 0, sim->ncpus);
@@ -293,6 +293,10 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                             "unknown policy '%s' (expected one of: %s)", policy, policy_names());
                 goto fail;
         }
+        flavour = rcu_flavour_for(sc, sim->policy, error);
+        if (!flavour)
+                goto fail;
+        rcu_init(sim, flavour);
         if (!scenario_check_policy(sc, sim->policy, error))
                 goto fail;
         sim->nmutexes = (int)sc->mutexes->len;
@@ -888,8 +892,12 @@ void sim_print_summary(const struct sim *sim, FILE *f)
 
                 fprintf(f, "  OUT OF MEMORY at %s: %s waiting on RCU\n", when, bytes);
         }
-        fprintf(f, "  memory waiting on RCU: peak %s; grace periods: %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT
-                " flips)\n", peak, sim->rcu.gp_completed, sim->rcu.flips_completed);
+        if (sim->rcu.tree)
+                fprintf(f, "  memory waiting on RCU: peak %s; grace periods: %" G_GINT64_FORMAT " (Tree RCU)\n", peak,
+                        sim->rcu.gp_completed);
+        else
+                fprintf(f, "  memory waiting on RCU: peak %s; grace periods: %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT
+                        " flips)\n", peak, sim->rcu.gp_completed, sim->rcu.flips_completed);
         static const struct { const char *label, *prefix; } lat[] = {
                 { "grace period", "gp_latency" }, { "flip cycle", "flip_latency" },
                 { "call_rcu->invoke", "callback_latency" },

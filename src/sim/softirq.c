@@ -114,6 +114,14 @@ struct step softirq_schedule_timeout(const struct sim *sim, int64_t jiffies)
         return (struct step){ STEP_TIMEOUT_UNTIL, next_tick + (MAX(1, jiffies) - 1) * sim->tick_ns };
 }
 
+void softirq_timeout_cancel(struct sim *sim, struct task *t)
+{
+        /* del_timer(): before it expired, or expired but not yet run. */
+        eventq_cancel(&sim->q, &t->timer_ev);
+        if (sim->softirq && t->timeout_cpu >= 0)
+                g_queue_remove(&sim->softirq[t->timeout_cpu].expired, t);
+}
+
 void softirq_timeout_expired(struct sim *sim, struct task *t, int cpu)
 {
         struct softirq_cpu *sc;

@@ -64,5 +64,7 @@ void softirq_finish(struct sim *sim);
 struct step softirq_schedule_timeout(const struct sim *sim, int64_t jiffies);
 /* @t's timeout, armed on @cpu, expired: wake @t now or via sirq-timer/@cpu. */
 void softirq_timeout_expired(struct sim *sim, struct task *t, int cpu);
+/* @t, sleeping in a timeout, is woken early: its timer will not fire. */
+void softirq_timeout_cancel(struct sim *sim, struct task *t);
 
 #endif

@@ -34,6 +34,7 @@
 struct sim;
 struct task;
 struct mutex;
+struct rcu_node;
 
 enum task_state {
         TASK_NEW,       /* not started yet */
@@ -118,6 +119,8 @@ struct task {
         bool rcu_preempted;             /* switched out in this critical section */
         int rcu_idx;                    /* flip-counter index taken at outermost lock */
         uint64_t rcu_read_seq;          /* oracle order of the outermost lock */
+        struct rcu_node *rcu_blocked_node; /* flavour=tree: the leaf it is queued on */
+        GList rcu_node_entry;           /* ... in its blkd_tasks; data = task */
         sim_time_ns rcu_read_start_ns;
         struct heap_node oracle_node;
         void *policy_data;              /* the boost policy's per-task state; freed with the task */
