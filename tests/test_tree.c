@@ -1,0 +1,220 @@
+/* Tree RCU ([rcu] flavour=tree, src/sim/tree.c) and policy rcu-boost
+ * (CONFIG_RCU_BOOST, src/policies/rcuboost.c). */
+#include "testutil.h"
+
+#include "sim/tree.h"
+
+#define RT(p) (99 - (p))
+
+/* CPU 0: readers preempted inside their sections by a FIFO 10 hog at 1 ms;
+ * CPU 1: an updater asking for grace periods.  The RCU kthreads at FIFO 20
+ * outrank the hog, so rcuc/0 reports CPU 0's quiescent states and only the
+ * blocked readers hold the grace period. */
+#define STALL(readers, extra) "[scenario]\ncpus=2\nduration=700ms\n" ZERO_COSTS \
+        "[rcu]\nkthread_prio=20\n" extra readers \
+        "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 600ms\n" \
+        "[task:updater]\nsched=normal:0\naffinity=1\nprogram=loop { call_rcu 1KiB; sleep 1ms }\n"
+#define ONE_READER "[task:reader]\nsched=normal:0\naffinity=0\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
+
+START_TEST(boosting_waits_boost_delay_then_lends_the_kthreads_priority_by_pi)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(STALL(ONE_READER, ""), "rcu-boost", &sc);
+        struct task *r = find_task(sim, "reader"), *rcub = find_task(sim, "rcub/0");
+
+        ck_assert_int_eq(rcub->prio, RT(20));
+        /* Every grace period from 1 ms on waits for the reader, and began
+         * after 0: none has lasted CONFIG_RCU_BOOST_DELAY by 499 ms. */
+        sim_run_until(sim, MS(499));
+        ck_assert_int_eq(r->rcu_nesting, 1);
+        ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        ck_assert_int_eq(rcub->state, TASK_WAITING);
+        ck_assert_str_eq(policy_state(sim, r), "blkd_tasks of rcu_node 0");
+        /* The first FQS scan past 500 ms starts it (3 jiffies apart). */
+        sim_run_until(sim, MS(505));
+        ck_assert_str_eq(policy_state(sim, r), "boosted by rcub/0");
+        ck_assert_int_eq(r->prio, RT(20));
+        /* ... by priority inheritance through boost_mtx, not a setprio */
+        ck_assert_int_eq(r->boost_prio, PRIO_NONE);
+        ck_assert_int_eq(mutex_pi_prio(r), RT(20));
+        ck_assert_int_eq(rcub->state, TASK_BLOCKED);
+        ck_assert_ptr_nonnull(rcub->blocked_on);
+        ck_assert_ptr_eq(rcub->blocked_on->owner, r);
+        /* 9 ms of section left at FIFO 20 over the hog; the unlock drops it. */
+        sim_run_until(sim, MS(520));
+        ck_assert_int_eq(r->rcu_nesting, 0);
+        ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        ck_assert_ptr_null(rcub->blocked_on);
+        sim_run(sim);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_boosted"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.n_boosts"), 1);
+        ck_assert_int_eq(summary_value(sim, "safety_violations"), 0);
+        ck_assert(summary_value(sim, "gp_latency.max_ns") >= MS(500));
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(boost_delay_is_a_policy_key)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(STALL(ONE_READER, "[policy]\nboost_delay=100ms\n"), "rcu-boost", &sc);
+        struct task *r = find_task(sim, "reader");
+
+        sim_run_until(sim, MS(99));
+        ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        sim_run_until(sim, MS(105));
+        ck_assert_int_eq(r->prio, RT(20));
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+/* Three readers preempt one another on CPU 0 inside their sections (FIFO
+ * 1 and 2 arrive over nice 0) before the hog arrives: three tasks on leaf
+ * 0's blkd_tasks. */
+#define THREE_READERS \
+        "[task:a]\nsched=normal:0\naffinity=0\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n" \
+        "[task:b]\nsched=fifo:1\naffinity=0\nstart=200us\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n" \
+        "[task:c]\nsched=fifo:2\naffinity=0\nstart=400us\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
+
+/* Each boost starts at ->gp_tasks, the first queued reader blocking the
+ * grace period; readers queued after CPU 0 reported wait at the head for
+ * the next grace period, whose boost comes boost_delay after it began. */
+START_TEST(readers_are_boosted_one_at_a_time_in_blkd_tasks_order)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=2\nduration=1300ms\n" ZERO_COSTS
+                "[rcu]\nkthread_prio=20\n" THREE_READERS
+                "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 1200ms\n"
+                "[task:updater]\nsched=normal:0\naffinity=1\nprogram=loop { call_rcu 1KiB; sleep 1ms }\n",
+                "rcu-boost", &sc);
+        struct rcu_node *leaf = rcu_tree_leaf(sim, 0);
+        struct task *readers[3] = { find_task(sim, "a"), find_task(sim, "b"), find_task(sim, "c") };
+        struct task *last = NULL;
+        int seen = 0;
+
+        sim_run_until(sim, MS(2));
+        ck_assert_int_eq(leaf->blkd_tasks.length, 3);
+        for (sim_time_ns t = MS(2); t < MS(1250); t += US(100)) {
+                struct task *now = NULL;
+
+                sim_run_until(sim, t);
+                for (int i = 0; i < 3; i++) {
+                        if (readers[i]->prio != RT(20))
+                                continue;
+                        ck_assert_msg(!now, "two readers boosted at once at %" G_GINT64_FORMAT, (gint64)t);
+                        now = readers[i];
+                }
+                if (now && now != last) {
+                        /* rcu_boost() took it at ->boost_tasks, which started at ->gp_tasks */
+                        ck_assert_ptr_nonnull(leaf->boost_tasks);
+                        ck_assert_ptr_eq(leaf->boost_tasks->data, now);
+                        ck_assert_ptr_eq(leaf->gp_tasks, leaf->boost_tasks);
+                        seen++;
+                }
+                last = now;
+        }
+        ck_assert_int_eq(seen, 3);
+        sim_run(sim);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.n_boosts"), 3);
+        ck_assert_int_eq(summary_value(sim, "safety_violations"), 0);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(without_rcu_boost_the_grace_period_waits_for_the_hog)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(STALL(ONE_READER, "flavour=tree\n"), "none", &sc);
+
+        sim_run(sim);
+        ck_assert_str_eq(sim->rcu.flavour->name, "tree");
+        ck_assert(summary_value(sim, "gp_latency.max_ns") >= MS(590));     /* until the hog ends */
+        ck_assert(summary_value(sim, "rcu.tree.fqs_scans") >= 100);     /* FQS every 3 jiffies */
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_boosted"), 0);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+/* rcuc/0 at kthread_prio 1 below the FIFO 10 hog cannot report CPU 0's
+ * quiescent states: the leaf never clears, so RCU_BOOST never starts --
+ * the rcuc starvation a PREEMPT_RT kernel reports as a stall. */
+START_TEST(a_starved_rcuc_holds_the_grace_period_and_boosting_never_starts)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=2\nduration=700ms\n" ZERO_COSTS
+                "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 600ms\n"
+                "[task:updater]\nsched=normal:0\naffinity=1\nprogram=loop { call_rcu 1KiB; sleep 1ms }\n",
+                "rcu-boost", &sc);
+
+        sim_run(sim);
+        ck_assert_int_eq(summary_value(sim, "rcu.tree.kthread_prio"), 1);     /* CONFIG_RCU_BOOST's default */
+        ck_assert(summary_value(sim, "rcu.gp_max_at_least_ns") >= MS(590));
+        ck_assert_int_eq(summary_value(sim, "policy_stats.boost_initiated"), 0);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(the_tree_has_leaves_of_fanout_leaf_cpus_spread_evenly)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=40\nduration=50ms\n"
+                "[task:u]\ncount=40\nprogram=loop { rcu_read_lock; compute 50us; rcu_read_unlock; call_rcu 1KiB; sleep 1ms }\n",
+                "rcu-boost", &sc);
+
+        ck_assert_int_eq(rcu_tree_nleaves(sim), 3);
+        /* rcu_init_levelspread(): ceil(40 / 3) = 14 CPUs per leaf */
+        ck_assert_int_eq(rcu_tree_leaf(sim, 0)->grphi, 13);
+        ck_assert_int_eq(rcu_tree_leaf(sim, 1)->grplo, 14);
+        ck_assert_int_eq(rcu_tree_leaf(sim, 2)->grphi, 39);
+        ck_assert_ptr_nonnull(rcu_tree_leaf(sim, 2)->parent);
+        (void)find_task(sim, "rcub/1");         /* named by node index: the root is 0 */
+        (void)find_task(sim, "rcub/3");
+        (void)find_task(sim, "rcuc/39");
+        sim_run(sim);
+        ck_assert_int_eq(summary_value(sim, "rcu.tree.levels"), 2);
+        ck_assert(summary_value(sim, "rcu.grace_periods") >= 10);
+        ck_assert_int_eq(summary_value(sim, "safety_violations"), 0);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+START_TEST(rcu_boost_refuses_the_rcupreempt_flavour)
+{
+        GError *e = NULL;
+        struct scenario *sc = scenario_load_data("[scenario]\ncpus=1\n[rcu]\nflavour=rcupreempt\n"
+                                                 "[task:a]\nprogram=compute 1ms\n", "x.scn", NULL, &e);
+        struct sim *sim;
+
+        ck_assert_ptr_nonnull(sc);
+        sim = sim_new(sc, &(struct sim_options){ .policy = "rcu-boost" }, &e);
+        ck_assert_ptr_null(sim);
+        ck_assert_msg(strstr(e->message, "rcu-boost needs [rcu] flavour=tree") != NULL, "%s", e->message);
+        g_error_free(e);
+        scenario_free(sc);
+        g_autofree char *bad = scenario_error_of("[scenario]\n[rcu]\nflavour=classic\n");
+
+        ck_assert_msg(bad && strstr(bad, "flavour") && strstr(bad, "rcupreempt or tree"), "%s", bad);
+}
+END_TEST
+
+int main(void)
+{
+        Suite *s = suite_create("tree");
+        TCase *tc = tcase_create("rcu-boost");
+
+        tcase_add_test(tc, boosting_waits_boost_delay_then_lends_the_kthreads_priority_by_pi);
+        tcase_add_test(tc, boost_delay_is_a_policy_key);
+        tcase_add_test(tc, readers_are_boosted_one_at_a_time_in_blkd_tasks_order);
+        tcase_add_test(tc, without_rcu_boost_the_grace_period_waits_for_the_hog);
+        tcase_add_test(tc, a_starved_rcuc_holds_the_grace_period_and_boosting_never_starts);
+        tcase_add_test(tc, the_tree_has_leaves_of_fanout_leaf_cpus_spread_evenly);
+        tcase_add_test(tc, rcu_boost_refuses_the_rcupreempt_flavour);
+        suite_add_tcase(s, tc);
+        return run_suite(s);
+}
