@@ -29,7 +29,7 @@ static const struct {
         const char *metric, *stem, *what, *unit;
         double scale;
 } cdfs[] = {
-        { "gp_latency", "gp-latency", "Grace-period latency (two consecutive flips)", "ms", 1e6 },
+        { "gp_latency", "gp-latency", "Grace-period latency (rcupreempt: two consecutive flips)", "ms", 1e6 },
         { "flip_latency", "flip-latency", "Flip-cycle latency (one counter flip)", "ms", 1e6 },
         { "callback_latency", "callback-latency", "call_rcu() to callback invocation", "ms", 1e6 },
         { "sync_latency", "sync-latency", "synchronize_rcu() latency", "ms", 1e6 },

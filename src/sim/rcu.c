@@ -655,6 +655,12 @@ void rcu_report_common(struct sim *sim, struct report *r, const struct rcu_repor
         report_int(r, "rcu.gp_over_threshold", rcu->gp_over_threshold + (pending > thr));
         report_int(r, "rcu.callbacks_over_threshold", rcu->cb_over_threshold + st->overdue_callbacks);
         report_int(r, "rcu.sync_over_threshold", rcu->sync_over_threshold + st->overdue_syncs);
+}
+
+void rcu_report_latencies(struct sim *sim, struct report *r)
+{
+        struct rcu *rcu = &sim->rcu;
+
         report_latency(r, "gp_latency", &rcu->gp_latency);
         report_latency(r, "flip_latency", &rcu->flip_latency);
         report_latency(r, "callback_latency", &rcu->cb_latency);
@@ -681,6 +687,7 @@ static void report_rcupreempt(struct sim *sim, struct report *r)
                         rcu_count_overdue_one(sim, rdp->inflight, &st.overdue_callbacks, &st.overdue_syncs);
         }
         rcu_report_common(sim, r, &st);
+        rcu_report_latencies(sim, r);
 }
 
 const char *rcu_flip_state_name(enum rcu_flip_state s)

@@ -211,6 +211,9 @@ struct rcu_report_state {
         int64_t overdue_callbacks;      /* still queued, older than the threshold */
         int64_t overdue_syncs;
 };
+/* The rcu.* keys both flavours have; the flavour's own rcu.* keys follow,
+ * then the latency objects. */
 void rcu_report_common(struct sim *sim, struct report *r, const struct rcu_report_state *st);
+void rcu_report_latencies(struct sim *sim, struct report *r);
 
 #endif

@@ -84,7 +84,15 @@ struct rcu_tree {
         int64_t jiffies_till_first_fqs;
         int64_t jiffies_till_next_fqs;
         int kthread_prio;
-        sim_time_ns gp_start_ns;
+        sim_time_ns gp_start_ns;        /* rcu_gp_init() of the current/last GP */
+        /* gp_latency is the kernel's GP duration (rcu_gp_init() to
+         * rcu_gp_cleanup()); what came before it -- the request
+         * (rcu_start_this_gp() raising ->gp_seq_needed) waiting for a
+         * starved rcu_preempt kthread -- shows in gp_start_delay and in
+         * rcu.gp_in_progress_ns. */
+        sim_time_ns gp_req_ns;          /* of the current/last GP */
+        sim_time_ns next_req_ns;        /* first request since, or -1 */
+        struct latency_stat start_delay; /* request -> rcu_gp_init() */
 
         int64_t gps_started;
         int64_t n_force_qs;             /* FQS scans */
@@ -247,11 +255,13 @@ static void gp_kthread_wake(struct sim *sim)
 }
 
 /* rcu_start_this_gp(), without the funnel lock: one ->gp_seq_needed. */
-static bool rcu_start_this_gp(struct rcu_tree *rt, unsigned long gp_seq_req)
+static bool rcu_start_this_gp(struct rcu_tree *rt, unsigned long gp_seq_req, sim_time_ns now)
 {
         if (ULONG_CMP_GE(rt->gp_seq_needed, gp_seq_req))
                 return false;           /* already asked for */
         rt->gp_seq_needed = gp_seq_req;
+        if (rt->next_req_ns < 0)
+                rt->next_req_ns = now;
         if (rcu_gp_in_progress(rt))
                 return false;           /* rcu_gp_cleanup() will start it */
         rt->gp_flags |= RCU_GP_FLAG_INIT;
@@ -259,21 +269,21 @@ static bool rcu_start_this_gp(struct rcu_tree *rt, unsigned long gp_seq_req)
 }
 
 /* rcu_accelerate_cbs(): number the new callbacks; true: wake the kthread. */
-static bool rcu_accelerate_cbs(struct rcu_tree *rt, struct rcu_data *rdp)
+static bool rcu_accelerate_cbs(struct rcu_tree *rt, struct rcu_data *rdp, sim_time_ns now)
 {
         unsigned long req;
 
         if (restempty(&rdp->cblist, RCU_DONE_TAIL))
                 return false;
         req = rcu_seq_snap(&rt->gp_seq);
-        return segcblist_accelerate(&rdp->cblist, req) && rcu_start_this_gp(rt, req);
+        return segcblist_accelerate(&rdp->cblist, req) && rcu_start_this_gp(rt, req, now);
 }
 
 /* rcu_advance_cbs() */
-static bool rcu_advance_cbs(struct rcu_tree *rt, struct rcu_node *rnp, struct rcu_data *rdp)
+static bool rcu_advance_cbs(struct rcu_tree *rt, struct rcu_node *rnp, struct rcu_data *rdp, sim_time_ns now)
 {
         segcblist_advance(&rdp->cblist, rnp->gp_seq);
-        return rcu_accelerate_cbs(rt, rdp);
+        return rcu_accelerate_cbs(rt, rdp, now);
 }
 
 /* check_cb_ovld_locked(): qovld callbacks on one CPU mark its leaf. */
@@ -286,7 +296,7 @@ static void check_cb_ovld(const struct sim *sim, struct rcu_data *rdp)
 }
 
 /* __note_gp_changes(): this CPU catches up with its leaf's ->gp_seq. */
-static bool note_gp_changes(struct rcu_tree *rt, struct rcu_data *rdp)
+static bool note_gp_changes(struct rcu_tree *rt, struct rcu_data *rdp, sim_time_ns now)
 {
         struct rcu_node *rnp = rdp->mynode;
         bool ret;
@@ -294,10 +304,10 @@ static bool note_gp_changes(struct rcu_tree *rt, struct rcu_data *rdp)
         if (rdp->gp_seq == rnp->gp_seq)
                 return false;
         if (rcu_seq_completed_gp(rdp->gp_seq, rnp->gp_seq)) {
-                ret = rcu_advance_cbs(rt, rnp, rdp);
+                ret = rcu_advance_cbs(rt, rnp, rdp, now);
                 rdp->core_needs_qs = false;
         } else {
-                ret = rcu_accelerate_cbs(rt, rdp);
+                ret = rcu_accelerate_cbs(rt, rdp, now);
                 if (rdp->core_needs_qs)
                         rdp->core_needs_qs = !!(rnp->qsmask & rdp->grpmask);
         }
@@ -365,7 +375,7 @@ static void rcu_report_qs_rdp(struct sim *sim, struct rcu_data *rdp)
         rdp->core_needs_qs = false;
         if (!(rnp->qsmask & rdp->grpmask))
                 return;
-        needwake = rcu_accelerate_cbs(rt, rdp);
+        needwake = rcu_accelerate_cbs(rt, rdp, sim->now);
         rt->qs_reports++;
         rcu_report_qs_rnp(sim, rdp->grpmask, rnp, rnp->gp_seq);
         if (needwake)
@@ -412,7 +422,7 @@ static void rcu_core(struct sim *sim, struct rcu_data *rdp, struct task *self)
         /* rcu_check_quiescent_state() */
         if (rdp->gp_seq != rdp->mynode->gp_seq) {
                 charge_lock(sim, self, COST_PATH_CALLBACK);
-                if (note_gp_changes(rt, rdp))
+                if (note_gp_changes(rt, rdp, sim->now))
                         gp_kthread_wake(sim);
         }
         if (rdp->core_needs_qs && !rdp->cpu_no_qs) {
@@ -422,7 +432,7 @@ static void rcu_core(struct sim *sim, struct rcu_data *rdp, struct task *self)
         /* No grace period and callbacks nobody asked one for? */
         if (!rcu_gp_in_progress(rt) && !restempty(&rdp->cblist, RCU_NEXT_READY_TAIL)) {
                 charge_lock(sim, self, COST_PATH_CALLBACK);
-                if (rcu_accelerate_cbs(rt, rdp))
+                if (rcu_accelerate_cbs(rt, rdp, sim->now))
                         gp_kthread_wake(sim);
         }
         rdp->batch = extract_done(&rdp->cblist);
@@ -493,6 +503,9 @@ static void rcu_gp_init(struct sim *sim, struct task *self)
         rt->gp_flags = 0;
         rcu_seq_start(&rt->gp_seq);
         rt->gp_start_ns = sim->now;
+        rt->gp_req_ns = rt->next_req_ns >= 0 ? rt->next_req_ns : sim->now;
+        rt->next_req_ns = -1;
+        latency_stat_add(&rt->start_delay, sim->now - rt->gp_req_ns);
         rt->gps_started++;
         set_gp_state(sim, RCU_GP_INIT, "start");
         for (int i = 0; i < rt->nnodes; i++) {
@@ -505,7 +518,7 @@ static void rcu_gp_init(struct sim *sim, struct task *self)
                 rnp->qsmask = rnp->qsmaskinit;
                 rnp->gp_seq = rt->gp_seq;
                 if (rnp == rdp->mynode)
-                        (void)note_gp_changes(rt, rdp);
+                        (void)note_gp_changes(rt, rdp, sim->now);
         }
         rcu_check_deadlock(sim);
         if (sim->policy->gp_start)
@@ -538,7 +551,7 @@ static void rcu_gp_cleanup(struct sim *sim, struct task *self)
         struct rcu_data *rdp = &rt->rda[self->cpu];
         unsigned long new_gp_seq = rt->gp_seq;
         bool needgp = false;
-        int64_t len = sim->now - rt->gp_start_ns;
+        int64_t len = sim->now - rt->gp_start_ns, waited = sim->now - rt->gp_req_ns;
 
         set_gp_state(sim, RCU_GP_CLEANUP, NULL);
         rcu_seq_end(&new_gp_seq);
@@ -548,7 +561,7 @@ static void rcu_gp_cleanup(struct sim *sim, struct task *self)
                 charge_lock(sim, self, COST_PATH_CALLBACK);
                 rnp->gp_seq = new_gp_seq;
                 if (rnp == rdp->mynode)
-                        needgp = note_gp_changes(rt, rdp) || needgp;
+                        needgp = note_gp_changes(rt, rdp, sim->now) || needgp;
                 if (rcu_is_leaf_node(rt, rnp))
                         for (int c = rnp->grplo; c <= rnp->grphi; c++)
                                 if (rnp->cbovldmask & rt->rda[c].grpmask)
@@ -558,16 +571,18 @@ static void rcu_gp_cleanup(struct sim *sim, struct task *self)
         rcu_seq_end(&rt->gp_seq);
         if (ULONG_CMP_LT(rt->gp_seq, rt->gp_seq_needed))
                 needgp = true;          /* rcu_future_gp_cleanup() */
-        if (!rcu_accelerate_cbs(rt, rdp) && needgp)
+        if (!rcu_accelerate_cbs(rt, rdp, sim->now) && needgp)
                 rt->gp_flags = RCU_GP_FLAG_INIT;
         else
                 rt->gp_flags &= RCU_GP_FLAG_INIT;
         rcu_gp_ended(sim, len);
+        /* flip = the GP's number; start/duration: rcu_gp_init() to the end,
+         * the kernel's gp_max; gp_start/gp: from the request. */
         if (sim->rcu.gp_csv)
                 fprintf(sim->rcu.gp_csv, "%lu,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",,,,%"
                         G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n", rt->gp_seq >> RCU_SEQ_CTR_SHIFT,
-                        (gint64)rt->gp_start_ns, (gint64)sim->now, (gint64)len, (gint64)rt->gp_start_ns,
-                        (gint64)len);
+                        (gint64)rt->gp_start_ns, (gint64)sim->now, (gint64)len, (gint64)rt->gp_req_ns,
+                        (gint64)waited);
         set_gp_state(sim, RCU_GP_IDLE, NULL);
         if (sim->policy->gp_end)
                 sim->policy->gp_end(sim->pol, (int64_t)(rt->gp_seq >> RCU_SEQ_CTR_SHIFT));
@@ -841,6 +856,8 @@ static void init_tree(struct sim *sim)
         if (rcu_boost && rt->kthread_prio < 1)
                 rt->kthread_prio = 1;
         rt->gp_state = RCU_GP_IDLE;
+        rt->next_req_ns = -1;
+        latency_stat_init(&rt->start_delay);
 }
 
 static void start_tree(struct sim *sim)
@@ -888,6 +905,7 @@ static void finish_tree(struct sim *sim)
         }
         g_free(rt->rda);
         g_free(rt->nodes);
+        latency_stat_finish(&rt->start_delay);
         g_free(rt);
         sim->rcu.tree = NULL;
 }
@@ -896,7 +914,9 @@ static int64_t gp_in_progress_tree(const struct sim *sim)
 {
         const struct rcu_tree *rt = sim->rcu.tree;
 
-        return rcu_gp_in_progress(rt) ? sim->now - rt->gp_start_ns : 0;
+        if (rcu_gp_in_progress(rt))
+                return sim->now - rt->gp_start_ns;
+        return rt->next_req_ns >= 0 ? sim->now - rt->next_req_ns : 0;  /* asked for, not started */
 }
 
 static void report_tree(struct sim *sim, struct report *r)
@@ -927,6 +947,9 @@ static void report_tree(struct sim *sim, struct report *r)
         report_int(r, "rcu.tree.tasks_queued", rt->tasks_queued);
         report_int(r, "rcu.tree.blkd_tasks_max", (int64_t)blocked_max);
         report_int(r, "rcu.tree.rcuc_wakeups", rt->rcuc_wakeups);
+        rcu_report_latencies(sim, r);
+        /* a starved rcu_preempt kthread shows here */
+        report_latency(r, "gp_start_delay", &rt->start_delay);
 }
 
 static const char *state_name_tree(const struct sim *sim)
