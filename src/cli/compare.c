@@ -195,7 +195,9 @@ static unsigned gp_colour(const char *phase)
                 return 0xe07b39;
         if (!strcmp(phase, "waitmb"))
                 return 0x6aa84f;
-        return 0;       /* idle: not drawn */
+        if (!strcmp(phase, "fqswait"))  /* Tree RCU: a grace period in progress */
+                return 0xe07b39;
+        return 0;       /* idle (and Tree RCU's instants init, cleanup): not drawn */
 }
 
 #define MAX_LANES 40            /* lanes in all */
@@ -410,12 +412,15 @@ static gboolean prepare_timeline(const char *rundir, int *nlanes, char **tics, c
                                                g_ascii_strtod(f[3], NULL) / 1e6, h, rgb);
                 }
         }
+        /* gnuplot wants a point to plot, even when no priority changed: one
+         * off the lanes (-1) at the window's start, so the time axis keeps
+         * to the window (a point at -1 ms stretched it to include 0). */
+        if (!mk->len)
+                g_string_append_printf(mk, "-1 %.6f\n", nrows && g_strv_length(rows[0]) >= 3
+                                       ? g_ascii_strtod(rows[0][2], NULL) / 1e6 : 0.0);
         for (int i = 0; i < nrows; i++)
                 g_strfreev(rows[i]);
         g_free(rows);
-        /* gnuplot wants a point to plot, even when no priority changed */
-        if (!mk->len)
-                g_string_append(mk, "-1 -1\n");
         if (!g_file_set_contents(dst, out->str, (gssize)out->len, NULL) ||
             !g_file_set_contents(marks, mk->str, (gssize)mk->len, NULL))
                 goto out;
