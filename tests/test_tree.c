@@ -184,6 +184,35 @@ START_TEST(the_tree_has_leaves_of_fanout_leaf_cpus_spread_evenly)
 }
 END_TEST
 
+/* No reader ever blocked: each CPU notices the grace period at a tick, has a
+ * quiescent state by the next and reports it after it -- 1 to 3 jiffies,
+ * under jiffies_till_first_fqs (3 at HZ 1000), so no FQS scan is needed;
+ * the same with a two-level tree (64 CPUs: four leaves under the root). */
+START_TEST(without_readers_a_grace_period_takes_one_to_three_jiffies)
+{
+        static const char *const cpus[] = { "4", "64" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(cpus); i++) {
+                struct scenario *sc;
+                g_autofree char *text = g_strdup_printf(
+                        "[scenario]\ncpus=%s\nduration=1s\n[rcu]\nflavour=tree\n"
+                        "[task:u]\ncount=%s\nprogram=loop { compute exp(100us); call_rcu 1KiB; sleep exp(1ms) }\n",
+                        cpus[i], cpus[i]);
+                struct sim *sim = sim_from_text(text, "none", &sc);
+
+                sim_run(sim);
+                ck_assert(summary_value(sim, "rcu.grace_periods") >= 300);
+                ck_assert(summary_value(sim, "gp_latency.min_ns") >= MS(1) - US(1));
+                ck_assert(summary_value(sim, "gp_latency.max_ns") <= MS(3));
+                ck_assert_int_eq(summary_value(sim, "rcu.tree.fqs_scans"), 0);
+                ck_assert_int_eq(summary_value(sim, "rcu.tree.tasks_queued"), 0);
+                ck_assert_int_eq(summary_value(sim, "rcu.tree.levels"), i ? 2 : 1);
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
 START_TEST(rcu_boost_refuses_the_rcupreempt_flavour)
 {
         GError *e = NULL;
@@ -214,6 +243,7 @@ int main(void)
         tcase_add_test(tc, without_rcu_boost_the_grace_period_waits_for_the_hog);
         tcase_add_test(tc, a_starved_rcuc_holds_the_grace_period_and_boosting_never_starts);
         tcase_add_test(tc, the_tree_has_leaves_of_fanout_leaf_cpus_spread_evenly);
+        tcase_add_test(tc, without_readers_a_grace_period_takes_one_to_three_jiffies);
         tcase_add_test(tc, rcu_boost_refuses_the_rcupreempt_flavour);
         suite_add_tcase(s, tc);
         return run_suite(s);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "engine.h"
+#include "tree.h"
 
 static void dump_and_abort(struct sim *sim, const char *what, const struct task *t)
 {
@@ -38,7 +39,7 @@ static void dump_and_abort(struct sim *sim, const char *what, const struct task 
 void sim_check_invariants(struct sim *sim)
 {
         static const int every_large = 4096;
-        int64_t sum[2] = { 0, 0 }, readers = 0;
+        int64_t sum[2] = { 0, 0 }, readers = 0, queued = 0;
 
         if (sim->tasks->len > 200 && sim->q.fired % every_large)
                 return;
@@ -94,6 +95,10 @@ void sim_check_invariants(struct sim *sim)
                 CHECK(t->prio == expect, "effective priority is not min(normal, boost, inherited)", t);
                 CHECK(t->rcu_nesting >= 0, "negative read-side nesting", t);
                 readers += t->rcu_nesting > 0;
+                if (t->rcu_blocked_node) {
+                        CHECK(t->rcu_nesting > 0, "a task on blkd_tasks is outside its critical section", t);
+                        queued++;
+                }
                 if (t->state == TASK_RUNNING)
                         CHECK(sim->cpus[t->cpu].curr == t, "a running task is not on its CPU", t);
                 if (t->state == TASK_RUNNABLE)
@@ -108,5 +113,14 @@ void sim_check_invariants(struct sim *sim)
                 for (const struct task *o = t; o && o->blocked_on; o = o->blocked_on->owner)
                         CHECK(++steps <= (int)sim->tasks->len, "a cycle in the priority-inheritance chain", t);
         }
-        CHECK(sum[0] + sum[1] == readers, "flip counters do not add up to the readers inside", NULL);
+        if (sim->rcu.cpus)
+                CHECK(sum[0] + sum[1] == readers, "flip counters do not add up to the readers inside", NULL);
+        for (int i = 0; i < rcu_tree_nleaves(sim); i++) {
+                const struct rcu_node *rnp = rcu_tree_leaf(sim, i);
+
+                queued -= (int64_t)rnp->blkd_tasks.length;
+                CHECK(!rnp->gp_tasks || g_queue_link_index((GQueue *)&rnp->blkd_tasks, rnp->gp_tasks) >= 0,
+                      "a leaf's gp_tasks is not on its blkd_tasks", NULL);
+        }
+        CHECK(queued == 0, "tasks marked blocked do not add up to the leaves' blkd_tasks", NULL);
 }
