@@ -330,6 +330,8 @@ static const char *key_type_name(enum policy_key_type t)
 static void print_policy(const struct boost_policy_ops *p, const char *where)
 {
         printf("%-16s %s%s\n", p->name, p->summary ? p->summary : "", where ? where : "");
+        if (p->rcu_flavour)
+                printf("    (runs on [rcu] flavour=%s only, its default)\n", p->rcu_flavour);
         for (const struct policy_key *k = p->keys; k && k->name; k++)
                 printf("    %s=%s  (%s) %s\n", k->name, k->default_value, key_type_name(k->type), k->doc);
 }

@@ -196,7 +196,7 @@ START_TEST(compare_writes_table_and_plots)
         g_autofree char *path = g_build_filename(dir, "comparison.tsv", NULL);
 
         ck_assert(g_file_get_contents(path, &tsv, NULL, NULL));
-        ck_assert(g_str_has_prefix(tsv, "policy\tstatus\tmemory.oom_time_ns"));
+        ck_assert(g_str_has_prefix(tsv, "policy\tstatus\trcu.flavour\tmemory.oom_time_ns"));
         ck_assert_ptr_nonnull(strstr(tsv, "\nnone\t"));
         ck_assert_ptr_nonnull(strstr(tsv, "\nbooster\t"));
         result_clear(&r);

@@ -41,6 +41,7 @@ static const struct {
 struct result {
         const char *policy;
         const char *status;             /* ok, failed, incomplete, unsafe */
+        char *flavour;                  /* rcu.flavour: rcupreempt, tree */
         char *title;                    /* for plot legends: "pi-lock" or "pi-lock(FAILED)" */
         double values[HEADLINE_COUNT];
         gboolean oom;
@@ -85,12 +86,12 @@ static gboolean write_tables(const char *dir, struct result *res, int n, GError 
         if (!tsv)
                 return FALSE;
         f = outfile_stream(tsv);
-        fputs("policy\tstatus", f);
+        fputs("policy\tstatus\trcu.flavour", f);
         for (size_t c = 0; c < HEADLINE_COUNT; c++)
                 fprintf(f, "\t%s", headline[c].key);
         fputc('\n', f);
         for (int p = 0; p < n; p++) {
-                fprintf(f, "%s\t%s", res[p].policy, res[p].status);
+                fprintf(f, "%s\t%s\t%s", res[p].policy, res[p].status, res[p].flavour ? res[p].flavour : "-");
                 for (size_t c = 0; c < HEADLINE_COUNT; c++) {
                         if (isnan(res[p].values[c]))
                                 fputs("\t-", f);
@@ -106,18 +107,18 @@ static gboolean write_tables(const char *dir, struct result *res, int n, GError 
         if (!md)
                 return FALSE;
         f = outfile_stream(md);
-        fputs("| policy | run |", f);
+        fputs("| policy | run | RCU |", f);
         for (size_t c = 0; c < HEADLINE_COUNT; c++) {
                 g_autofree char *h = row_header(&headline[c], &res[0]);
 
                 fprintf(f, " %s |", h);
         }
-        fputs("\n|---|---|", f);
+        fputs("\n|---|---|---|", f);
         for (size_t c = 0; c < HEADLINE_COUNT; c++)
                 fputs("---|", f);
         fputc('\n', f);
         for (int p = 0; p < n; p++) {
-                fprintf(f, "| %s | %s |", res[p].policy, status_shown(&res[p]));
+                fprintf(f, "| %s | %s | %s |", res[p].policy, status_shown(&res[p]), res[p].flavour ? res[p].flavour : "-");
                 for (size_t c = 0; c < HEADLINE_COUNT; c++) {
                         g_autofree char *s = headline_format(&headline[c], res[p].values[c], res[p].oom, res[p].gp_pending_is_max);
 
@@ -146,6 +147,10 @@ static void print_table(struct result *res, int n)
         printf("%-*s", w0, "run");
         for (int p = 0; p < n; p++)
                 printf("%*s", w, status_shown(&res[p]));
+        putchar('\n');
+        printf("%-*s", w0, "RCU flavour");
+        for (int p = 0; p < n; p++)
+                printf("%*s", w, res[p].flavour ? res[p].flavour : "-");
         putchar('\n');
         for (size_t c = 0; c < HEADLINE_COUNT; c++) {
                 g_autofree char *h = row_header(&headline[c], &res[0]);
@@ -686,6 +691,7 @@ static void compare_job_run(gpointer data, gpointer user)
 
                 res->counts[k] = lookup(r, key);
         }
+        res->flavour = g_strdup(report_lookup_string(r, "rcu.flavour"));
         job->unsafe = sim_safety_violations(job->sim) > 0;
         res->status = job->error ? "failed" : !sim_complete(job->sim) ? "incomplete" : job->unsafe ? "unsafe" : "ok";
         res->title = strcmp(res->status, "ok") ? g_strdup_printf("%s(%s)", res->policy, status_shown(res))
@@ -745,6 +751,7 @@ static void results_free(struct result *res, guint n)
 {
         for (guint p = 0; p < n; p++) {
                 g_free(res[p].title);
+                g_free(res[p].flavour);
                 g_free(res[p].rt_class);
         }
         g_free(res);
