@@ -78,7 +78,6 @@ struct rcu_tree {
         struct task *gp_kthread;        /* rcu_preempt */
         int64_t jiffies_force_qs;
         int64_t fqs_j;                  /* jiffies rcu_gp_fqs_loop() waits */
-        bool first_gp_fqs;
         bool fqs_keep_timing;           /* ret = 1: a wake-up before the FQS time */
         bool cbovld, cbovldnext;
         int64_t jiffies_till_first_fqs;
@@ -596,57 +595,51 @@ static bool fqs_check_wake(struct rcu_tree *rt)
         return (rt->gp_flags & RCU_GP_FLAG_FQS) || (!root->qsmask && !blocked_readers_cgp(root));
 }
 
-/* rcu_gp_kthread() with rcu_gp_fqs_loop() unrolled into states. */
+/* rcu_gp_kthread() with rcu_gp_fqs_loop() unrolled into states: between
+ * steps it is idle (waiting for RCU_GP_FLAG_INIT) or in RCU_GP_WAIT_FQS;
+ * init and cleanup happen within a step. */
 static struct step gp_kthread_step(struct sim *sim, struct task *t)
 {
         struct rcu_tree *rt = sim->rcu.tree;
         struct rcu_node *root = rcu_get_root(rt);
 
         for (;;) {
-                switch (rt->gp_state) {
-                case RCU_GP_IDLE:
-                case RCU_GP_CLEANUP:
-                        if (!(rt->gp_flags & RCU_GP_FLAG_INIT))
-                                return (struct step){ STEP_WAIT, 0 };       /* RCU_GP_WAIT_GPS */
-                        rcu_gp_init(sim, t);
-                        rt->first_gp_fqs = true;
-                        rt->fqs_keep_timing = false;
-                        rt->fqs_j = rt->jiffies_till_first_fqs;
-                        break;
-                case RCU_GP_INIT:
-                case RCU_GP_WAIT_FQS:
-                        /* RCU_GP_DOING_FQS: woken, by the timeout or early. */
+                if (rt->gp_state == RCU_GP_WAIT_FQS) {
+                        /* RCU_GP_DOING_FQS: woken by the timeout, or early. */
                         if (!root->qsmask && !blocked_readers_cgp(root)) {
                                 rcu_gp_cleanup(sim, t);
                                 continue;
                         }
-                        if (rt->gp_state == RCU_GP_WAIT_FQS &&
-                            (jiffies(sim) >= rt->jiffies_force_qs || (rt->gp_flags & RCU_GP_FLAG_FQS))) {
+                        if (jiffies(sim) >= rt->jiffies_force_qs || (rt->gp_flags & RCU_GP_FLAG_FQS)) {
                                 sim_trace(sim, t->cpu, "rcu_grace_period", "rcu_preempt %ld fqsstart",
                                           (long)rt->gp_seq);
                                 rt->n_force_qs++;
                                 force_qs_rnp(sim, t);
                                 rt->gp_flags &= ~RCU_GP_FLAG_FQS;
-                                rt->first_gp_fqs = false;
                                 rt->fqs_keep_timing = false;
                                 rt->fqs_j = rt->jiffies_till_next_fqs;
-                        } else if (rt->gp_state == RCU_GP_WAIT_FQS) {
+                        } else {
                                 /* Woken before its time: keep the old FQS timing. */
                                 rt->fqs_keep_timing = true;
                                 rt->fqs_j = MAX(1, rt->jiffies_force_qs - jiffies(sim));
                         }
-                        break;
+                } else {
+                        if (!(rt->gp_flags & RCU_GP_FLAG_INIT))
+                                return (struct step){ STEP_WAIT, 0 };       /* RCU_GP_WAIT_GPS */
+                        rcu_gp_init(sim, t);
+                        rt->fqs_keep_timing = false;
+                        rt->fqs_j = rt->jiffies_till_first_fqs;
+                        set_gp_state(sim, RCU_GP_WAIT_FQS, NULL);
                 }
-                /* The top of rcu_gp_fqs_loop()'s for (;;). */
+                /* The top of rcu_gp_fqs_loop()'s for (;;): wait for the FQS time. */
                 int64_t j = rt->fqs_j;
 
                 if (rt->cbovld)
                         j = MAX(1, (j + 2) / 3);
                 if (!rt->fqs_keep_timing)
                         rt->jiffies_force_qs = jiffies(sim) + j;
-                if (rt->gp_state != RCU_GP_WAIT_FQS)
-                        set_gp_state(sim, RCU_GP_WAIT_FQS, NULL);
                 if (fqs_check_wake(rt) || j == 0) {
+                        /* swait_event_idle_timeout_exclusive() returns at once */
                         rt->jiffies_force_qs = MIN(rt->jiffies_force_qs, jiffies(sim));
                         continue;
                 }
