@@ -229,6 +229,14 @@ START_TEST(rcu_boost_refuses_the_rcupreempt_flavour)
         g_autofree char *bad = scenario_error_of("[scenario]\n[rcu]\nflavour=classic\n");
 
         ck_assert_msg(bad && strstr(bad, "flavour") && strstr(bad, "rcupreempt or tree"), "%s", bad);
+        /* rcupreempt's callback thread under tree: valid, warned about */
+        sc = scenario_load_data("[scenario]\ncpus=1\n[rcu]\nflavour=tree\ncallback_thread=fifo:10\n"
+                                "[task:a]\nprogram=compute 1ms\n", "w.scn", NULL, &e);
+        ck_assert_ptr_nonnull(sc);
+        ck_assert_int_eq(sc->warnings->len, 1);
+        ck_assert_msg(strstr(g_ptr_array_index(sc->warnings, 0), "w.scn:5: [rcu] callback_thread: has no effect "
+                             "with flavour=tree"), "%s", (char *)g_ptr_array_index(sc->warnings, 0));
+        scenario_free(sc);
 }
 END_TEST
 

@@ -924,6 +924,13 @@ static gboolean load_groups(struct scenario *sc, GError **error)
                                                               "(duration %s): the event never happens",
                                                               where, at, dur));
         }
+        if (sc->rcu_flavour && !strcmp(sc->rcu_flavour, "tree") &&
+            g_key_file_has_key(sc->kf, "rcu", "callback_thread", NULL)) {
+                g_autofree char *where = scenario_where(sc, "rcu", "callback_thread");
+
+                g_ptr_array_add(sc->warnings, g_strdup_printf("%s: has no effect with flavour=tree: callbacks run "
+                                                              "in rcuc/N at [rcu] kthread_prio", where));
+        }
         return TRUE;
 }
 
