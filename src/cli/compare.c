@@ -368,7 +368,7 @@ static gboolean prepare_timeline(const char *rundir, int *nlanes, char **tics, c
         };
         GString *out = g_string_new(NULL), *mk = g_string_new(NULL), *t = g_string_new(NULL), *k = g_string_new(NULL);
         char ***rows;
-        int nrows = 0;
+        int nrows = 0, tree_gps = 0;
         gboolean ok = FALSE;
 
         if (!g_file_get_contents(src, &text, NULL, NULL))
@@ -395,6 +395,10 @@ static gboolean prepare_timeline(const char *rundir, int *nlanes, char **tics, c
                                 h = 0.4;
                         } else if (pass == 0 && !strcmp(f[0], "gp") && gp_colour(f[4])) {
                                 rgb = gp_colour(f[4]);
+                                /* Tree RCU's grace periods follow one another: every other one
+                                 * lighter, so that a long one stands out from many short ones. */
+                                if (!strcmp(f[4], "fqswait") && (tree_gps++ & 1))
+                                        rgb = 0xf3b58a;
                                 h = 0.4;
                         } else if (pass == 0 && !strcmp(f[0], "prio")) {
                                 g_string_append_printf(mk, "%d %.6f\n", GPOINTER_TO_INT(lane) - 1,
