@@ -13,11 +13,28 @@
  * limit of 1024 resized the calendar ~1500 times per simulated second. */
 #define RESIZE_CROWD 4096
 
+static void bucket_reset(struct eventq_bucket *bk)
+{
+        bk->head = bk->tail = EVENTQ_NIL;
+        bk->fill = bk->live = 0;
+        bk->tail_when = 0;
+        bk->tail_seq = 0;
+}
+
 void eventq_init(struct eventq *q)
 {
         heap_init(&q->heap);
-        q->run = NULL;
+        /* All zeros is empty: the calendar's pages are touched only as
+         * buckets are used. */
         q->buckets = g_new0(struct eventq_bucket, EVENTQ_BUCKETS);
+        bucket_reset(&q->run);
+        q->run_pos = 0;
+        q->chunks = NULL;
+        q->nchunks = 1;         /* chunk 0 is EVENTQ_NIL */
+        q->chunks_cap = 0;
+        q->free_chunk = EVENTQ_NIL;
+        q->scratch = NULL;
+        q->scratch_cap = 0;
         q->nonempty = g_new0(uint64_t, EVENTQ_BUCKETS / 64);
         q->disordered = g_new0(uint64_t, EVENTQ_BUCKETS / 64);
         q->listed = 0;
@@ -39,6 +56,8 @@ void eventq_finish(struct eventq *q)
         heap_finish(&q->heap);
         heap_finish(&q->overflow);
         g_clear_pointer(&q->buckets, g_free);
+        g_clear_pointer(&q->chunks, g_free);
+        g_clear_pointer(&q->scratch, g_free);
         g_clear_pointer(&q->nonempty, g_free);
         g_clear_pointer(&q->disordered, g_free);
 }
@@ -51,53 +70,97 @@ void event_init(struct event *ev, event_fn fn)
         ev->seq = 0;
         ev->bucket = -1;
         ev->fired = 0;
-        ev->cnext = NULL;
-}
-
-static bool before(const struct event *a, const struct event *b)
-{
-        return a->when < b->when || (a->when == b->when && a->seq < b->seq);
+        ev->slot = 0;
 }
 
 #define BIT_SET(map, b) ((map)[(b) / 64] |= UINT64_C(1) << ((b) % 64))
 #define BIT_CLEAR(map, b) ((map)[(b) / 64] &= ~(UINT64_C(1) << ((b) % 64)))
 #define BIT_TEST(map, b) (((map)[(b) / 64] >> ((b) % 64)) & 1)
 
-/* Buckets are singly linked intrusive lists, appended at the tail: O(1)
- * in and no allocation.  Events often arrive in (time, sequence) order: a
- * fresh sequence number (@newest) and a time no earlier than the tail's,
- * always so in a bucket 1 ns wide.  A bucket that stayed in order is
- * poured whole as the run without being looked at; the first event out
- * of order marks it disordered.  Taking an event out (cancelled or
- * moved) walks its list, which holds a few. */
-static void bucket_add(struct eventq *q, int32_t b, struct event *ev, bool newest)
+/* Chunks come from one array, by index, and go back to a free list whose
+ * head is the chunk freed last, still warm in the cache. */
+static uint32_t chunk_alloc(struct eventq *q)
+{
+        uint32_t c = q->free_chunk;
+
+        if (c != EVENTQ_NIL) {
+                q->free_chunk = q->chunks[c].next;
+        } else {
+                if (q->nchunks >= q->chunks_cap) {
+                        /* An event's slot holds the chunk's index. */
+                        g_assert(q->chunks_cap < 1u << (31 - EVENTQ_CHUNK_SHIFT));
+                        q->chunks_cap = q->chunks_cap ? q->chunks_cap * 2 : 64;
+                        q->chunks = g_renew(struct eventq_chunk, q->chunks, q->chunks_cap);
+                }
+                c = q->nchunks++;
+        }
+        q->chunks[c].next = EVENTQ_NIL;
+        return c;
+}
+
+/* Give @bk's whole chain back, in O(1), and leave it empty. */
+static void chain_free(struct eventq *q, struct eventq_bucket *bk)
+{
+        if (bk->head != EVENTQ_NIL) {
+                q->chunks[bk->tail].next = q->free_chunk;
+                q->free_chunk = bk->head;
+        }
+        bucket_reset(bk);
+}
+
+static struct event **slot_ref(struct eventq *q, uint32_t slot)
+{
+        return &q->chunks[slot >> EVENTQ_CHUNK_SHIFT].ev[slot & EVENTQ_CHUNK_SLOTS];
+}
+
+/* Slots used in chunk @c of @bk's chain. */
+static uint32_t chunk_end(const struct eventq_bucket *bk, uint32_t c)
+{
+        return c == bk->tail ? bk->fill : EVENTQ_CHUNK_SLOTS;
+}
+
+/* Appending is O(1) and reads no other event: each bucket keeps its last
+ * arrival's keys.  Events often arrive in (time, sequence) order (always
+ * so in a bucket 1 ns wide), and a bucket that stayed in order is poured
+ * whole as the run without being looked at; the first event out of order
+ * marks it disordered.  The last arrival may have been cancelled since:
+ * its keys still bound those before it, so the mark stays safe. */
+static void bucket_add(struct eventq *q, int32_t b, struct event *ev)
 {
         struct eventq_bucket *bk = &q->buckets[b];
 
-        ev->bucket = b;
-        ev->cnext = NULL;
-        if (bk->head) {
-                if (ev->when < bk->tail_when ||
-                    (ev->when == bk->tail_when && !newest && before(ev, bk->tail)))
-                        BIT_SET(q->disordered, b);
-                bk->tail->cnext = ev;
-        } else {
-                bk->head = ev;
+        if (bk->head == EVENTQ_NIL) {
+                bk->head = bk->tail = chunk_alloc(q);
                 BIT_SET(q->nonempty, b);
+        } else {
+                if (ev->when < bk->tail_when || (ev->when == bk->tail_when && ev->seq < bk->tail_seq))
+                        BIT_SET(q->disordered, b);
+                if (bk->fill == EVENTQ_CHUNK_SLOTS) {
+                        uint32_t c = chunk_alloc(q);
+
+                        q->chunks[bk->tail].next = c;
+                        bk->tail = c;
+                        bk->fill = 0;
+                }
         }
-        bk->tail = ev;
+        ev->bucket = b;
+        ev->slot = bk->tail << EVENTQ_CHUNK_SHIFT | bk->fill;
+        q->chunks[bk->tail].ev[bk->fill++] = ev;
+        bk->live++;
         bk->tail_when = ev->when;
+        bk->tail_seq = ev->seq;
         q->listed++;
 }
 
 /* Events in the run keep the number of the bucket they came from; they
  * are due before the base, whereas everything in a bucket is due at or
- * after it. */
+ * after it.  Taking one out leaves a hole; the last one out frees the
+ * chain. */
 static void bucket_del(struct eventq *q, struct event *ev)
 {
         int32_t b = ev->bucket;
         bool in_run = ev->when < q->base;
-        struct event **pp, *prev = NULL;
+        struct eventq_bucket *bk;
 
         if (b == EVENTQ_OVERFLOW) {
                 heap_remove(&q->overflow, &ev->node);
@@ -105,22 +168,16 @@ static void bucket_del(struct eventq *q, struct event *ev)
                 q->noverflow--;
                 return;
         }
-        pp = in_run ? &q->run : &q->buckets[b].head;
-        while (*pp != ev) {
-                prev = *pp;
-                pp = &prev->cnext;
-        }
-        *pp = ev->cnext;
+        bk = in_run ? &q->run : &q->buckets[b];
+        *slot_ref(q, ev->slot) = NULL;
         ev->bucket = -1;
         q->listed--;
-        if (in_run)
+        if (--bk->live)
                 return;
-        if (q->buckets[b].tail == ev) {
-                q->buckets[b].tail = prev;
-                if (prev)
-                        q->buckets[b].tail_when = prev->when;
-        }
-        if (!q->buckets[b].head) {
+        chain_free(q, bk);
+        if (in_run) {
+                q->run_pos = 0;
+        } else {
                 BIT_CLEAR(q->nonempty, b);
                 BIT_CLEAR(q->disordered, b);
         }
@@ -142,12 +199,12 @@ static int32_t next_nonempty(const struct eventq *q, uint32_t from)
 }
 
 /* Put @ev where its time says: the heap, a bucket or the overflow list. */
-static void place(struct eventq *q, struct event *ev, bool newest)
+static void place(struct eventq *q, struct event *ev)
 {
         if (ev->when < q->base) {
                 heap_push(&q->heap, &ev->node, ev->when, ev->seq);
         } else if (ev->when - q->base < SPAN(q)) {
-                bucket_add(q, (int32_t)((uint64_t)ev->when >> q->shift & MASK), ev, newest);
+                bucket_add(q, (int32_t)((uint64_t)ev->when >> q->shift & MASK), ev);
         } else {
                 ev->bucket = EVENTQ_OVERFLOW;
                 heap_push(&q->overflow, &ev->node, ev->when, ev->seq);
@@ -169,127 +226,119 @@ static void migrate_overflow(struct eventq *q)
 
                 ev->bucket = -1;
                 q->noverflow--;
-                place(q, ev, false);
+                place(q, ev);
         }
 }
 
-/* Every pending event by its keys, so that sorting reads no event. */
-static void gather(GArray *all, const struct heap *h)
+/* Every pending event, from the earliest part of the queue to the latest,
+ * so that events which land in one bucket mostly come in order. */
+static struct event **gather_heap(struct event **to, const struct heap *h)
 {
         for (uint32_t i = 0; i < heap_size(h); i++)
-                g_array_append_val(all, *heap_slot_at(h, i));
+                *to++ = container_of(heap_slot_at(h, i)->node, struct event, node);
+        return to;
 }
 
-static void gather_list(GArray *all, struct event *ev)
+/* The events of @bk's chain from slot @pos of its head chunk. */
+static struct event **gather_chain(struct event **to, const struct eventq *q,
+                                   const struct eventq_bucket *bk, uint32_t pos)
 {
-        for (; ev; ev = ev->cnext) {
-                struct heap_slot s = { .key = ev->when, .tie = ev->seq, .node = &ev->node };
+        for (uint32_t c = bk->head; c != EVENTQ_NIL; c = q->chunks[c].next, pos = 0)
+                for (uint32_t i = pos; i < chunk_end(bk, c); i++)
+                        if (q->chunks[c].ev[i])
+                                *to++ = q->chunks[c].ev[i];
+        return to;
+}
 
-                g_array_append_val(all, s);
+static int by_time(const void *a, const void *b)
+{
+        const struct event *x = *(struct event *const *)a, *y = *(struct event *const *)b;
+
+        if (x->when != y->when)
+                return x->when < y->when ? -1 : 1;
+        return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Refill disordered bucket @b in (time, sequence) order, using @tmp. */
+static void bucket_sort(struct eventq *q, int32_t b, struct event **tmp)
+{
+        struct eventq_bucket *bk = &q->buckets[b];
+        uint32_t n = (uint32_t)(gather_chain(tmp, q, bk, 0) - tmp);
+
+        qsort(tmp, n, sizeof(*tmp), by_time);
+        chain_free(q, bk);
+        BIT_CLEAR(q->disordered, b);
+        q->listed -= n;
+        for (uint32_t i = 0; i < n; i++)
+                bucket_add(q, b, tmp[i]);
+}
+
+/* Room for @n event pointers, kept from one resize to the next: on a
+ * large queue fresh pages cost more than the resize's own work. */
+static struct event **scratch(struct eventq *q, uint64_t n)
+{
+        if (n > q->scratch_cap) {
+                q->scratch_cap = MAX(n, 2 * q->scratch_cap);
+                g_free(q->scratch);
+                q->scratch = g_new(struct event *, q->scratch_cap);
         }
-}
-
-static gint by_time(gconstpointer a, gconstpointer b, gpointer unused)
-{
-        const struct heap_slot *x = a, *y = b;
-
-        (void)unused;
-        if (x->key != y->key)
-                return x->key < y->key ? -1 : 1;
-        return x->tie < y->tie ? -1 : x->tie > y->tie;
-}
-
-/* Often so already: buckets are mostly filled in order. */
-static bool in_order(const struct heap_slot *v, uint32_t n)
-{
-        for (uint32_t i = 1; i < n; i++)
-                if (by_time(&v[i - 1], &v[i], NULL) > 0)
-                        return false;
-        return true;
-}
-
-/* Put @all, sorted by (time, sequence) within each bucket, back. */
-static void replace_all(struct eventq *q, const struct heap_slot *all, guint n)
-{
-        for (guint i = 0; i < n; i++) {
-                struct event *ev = container_of(all[i].node, struct event, node);
-
-                ev->bucket = -1;
-                place(q, ev, false);
-        }
-}
-
-/* Many events: a counting sort by bucket, then a sort of each bucket's
- * few events, costs far less than sorting them all. */
-static void replace_many(struct eventq *q, GArray *all)
-{
-        g_autofree uint32_t *start = g_new0(uint32_t, EVENTQ_BUCKETS + 2);
-        g_autofree struct heap_slot *by_bucket = g_new(struct heap_slot, all->len);
-        uint32_t base_bucket = (uint32_t)((uint64_t)q->base >> q->shift) & MASK;
-
-        /* Groups in calendar order from the base, the overflow last:
-         * start[g + 1] counts group g, then start[g] becomes its start. */
-#define GROUP(key) ((key) - q->base >= SPAN(q) ? EVENTQ_BUCKETS : \
-                    (((uint32_t)((uint64_t)(key) >> q->shift) - base_bucket) & MASK))
-        for (guint i = 0; i < all->len; i++)
-                start[GROUP(g_array_index(all, struct heap_slot, i).key) + 1]++;
-        for (uint32_t g = 1; g <= EVENTQ_BUCKETS + 1; g++)
-                start[g] += start[g - 1];
-        for (guint i = 0; i < all->len; i++) {
-                const struct heap_slot *sl = &g_array_index(all, struct heap_slot, i);
-
-                by_bucket[start[GROUP(sl->key)]++] = *sl;
-        }
-#undef GROUP
-        /* Now start[g] is the end of group g. */
-        for (uint32_t g = 0, from = 0; g < EVENTQ_BUCKETS; from = start[g++])
-                if (!in_order(by_bucket + from, start[g] - from))
-                        g_qsort_with_data(by_bucket + from, (gint)(start[g] - from),
-                                          sizeof(struct heap_slot), by_time, NULL);
-        replace_all(q, by_bucket, all->len);
+        return q->scratch;
 }
 
 /* Re-place every pending event (the heap's and the run's too: they are
  * empty afterwards, so the base restarts at the earliest event) for
- * buckets of 2^shift ns.  Each bucket is filled in (time, sequence)
- * order, so that it pours as a run. */
+ * buckets of 2^shift ns.  The few buckets that this fills out of (time,
+ * sequence) order are then sorted where they stand, so that every bucket
+ * pours as a run. */
 static void resize(struct eventq *q, int shift)
 {
-        g_autoptr(GArray) all = g_array_sized_new(FALSE, FALSE, sizeof(struct heap_slot),
-                                                  (guint)(heap_size(&q->heap) + q->listed + q->noverflow));
+        struct event **all = scratch(q, heap_size(&q->heap) + q->listed + q->noverflow);
+        struct event **end = all;
+        uint32_t base_bucket = (uint32_t)((uint64_t)q->base >> q->shift) & MASK;
         sim_time_ns first = SIM_TIME_NEVER;
+        uint32_t n;
 
-        gather(all, &q->heap);
+        end = gather_heap(end, &q->heap);
         heap_clear(&q->heap);
-        gather(all, &q->overflow);
-        heap_clear(&q->overflow);
-        gather_list(all, q->run);
-        q->run = NULL;
-        for (uint32_t b = 0; b < EVENTQ_BUCKETS; b++) {
-                gather_list(all, q->buckets[b].head);
-                q->buckets[b].head = q->buckets[b].tail = NULL;
+        end = gather_chain(end, q, &q->run, q->run_pos);
+        bucket_reset(&q->run);
+        q->run_pos = 0;
+        for (uint32_t k = 0; k < EVENTQ_BUCKETS; k++) {
+                uint32_t b = (base_bucket + k) & MASK;
+
+                if (q->buckets[b].head == EVENTQ_NIL)
+                        continue;
+                end = gather_chain(end, q, &q->buckets[b], 0);
+                bucket_reset(&q->buckets[b]);
         }
+        end = gather_heap(end, &q->overflow);
+        heap_clear(&q->overflow);
+        /* Every chunk is free again: start the array afresh. */
+        q->nchunks = 1;
+        q->free_chunk = EVENTQ_NIL;
         memset(q->nonempty, 0, EVENTQ_BUCKETS / 8);
         memset(q->disordered, 0, EVENTQ_BUCKETS / 8);
         q->listed = 0;
         q->noverflow = 0;
         q->shift = shift;
-        for (guint i = 0; i < all->len; i++)
-                first = MIN(first, g_array_index(all, struct heap_slot, i).key);
+        n = (uint32_t)(end - all);
+        for (uint32_t i = 0; i < n; i++)
+                first = MIN(first, all[i]->when);
         /* The base must be a multiple of the new width.  With nothing
          * pending it may only move forward: later events earlier than it
          * simply go to the heap. */
-        if (all->len)
+        if (n)
                 q->base = first & ~(WIDTH(q) - 1);
         else
                 q->base = (q->base + WIDTH(q) - 1) & ~(WIDTH(q) - 1);
-        if (all->len > EVENTQ_BUCKETS / 16) {
-                replace_many(q, all);
-                return;
+        for (uint32_t i = 0; i < n; i++) {
+                all[i]->bucket = -1;
+                place(q, all[i]);
         }
-        if (!in_order((struct heap_slot *)(void *)all->data, all->len))
-                g_array_sort_with_data(all, by_time, NULL);
-        replace_all(q, (struct heap_slot *)(void *)all->data, all->len);
+        /* @all is free again: it serves each sort. */
+        for (uint32_t w = 0; w < EVENTQ_BUCKETS / 64; w++)
+                while (q->disordered[w])
+                        bucket_sort(q, (int32_t)(w * 64 + (uint32_t)__builtin_ctzll(q->disordered[w])), all);
 }
 
 /* Width for the current density: about eight events per bucket, from the
@@ -316,47 +365,82 @@ static void maybe_resize(struct eventq *q)
         q->wanted = want;
 }
 
+/* The earliest and latest times in @bk's chain. */
+static void chain_span(const struct eventq *q, const struct eventq_bucket *bk,
+                       sim_time_ns *lo, sim_time_ns *hi)
+{
+        *lo = SIM_TIME_NEVER;
+        *hi = 0;
+        for (uint32_t c = bk->head; c != EVENTQ_NIL; c = q->chunks[c].next) {
+                for (uint32_t i = 0; i < chunk_end(bk, c); i++) {
+                        const struct event *ev = q->chunks[c].ev[i];
+
+                        if (ev) {
+                                *lo = MIN(*lo, ev->when);
+                                *hi = MAX(*hi, ev->when);
+                        }
+                }
+        }
+}
+
+/* A crowded bucket would make a big heap: rather narrow the buckets to
+ * about eight events each, and pour again.  A bucket this full cannot
+ * recur until as many events have been scheduled, so the resize stays
+ * cheap per event; and it re-places the events straight from the bucket,
+ * in arrival order, so that they need no sorting where they land.  True
+ * if it did. */
+static bool narrow_for(struct eventq *q, const struct eventq_bucket *bk)
+{
+        sim_time_ns lo, hi;
+        uint64_t per8;
+        int want;
+
+        if (bk->live <= RESIZE_CROWD || q->shift == 0)
+                return false;
+        chain_span(q, bk, &lo, &hi);
+        per8 = (uint64_t)(hi - lo) * 8 / bk->live;
+        want = (int)g_bit_storage((gulong)per8 + 1) - 1;
+        if (want >= q->shift)
+                return false;
+        resize(q, want);
+        return true;
+}
+
 /* Bucket @j, due next, leaves the calendar: whole, as the run, if it is
  * in order; otherwise into the heap. */
 static void pour(struct eventq *q, int32_t j)
 {
         struct eventq_bucket *bk = &q->buckets[j];
-        struct event *ev = bk->head;
-        sim_time_ns lo = SIM_TIME_NEVER, hi = 0;
-        uint64_t count = 0;
 
-        bk->head = bk->tail = NULL;
-        BIT_CLEAR(q->nonempty, j);
         if (!BIT_TEST(q->disordered, j)) {
-                q->run = ev;
+                BIT_CLEAR(q->nonempty, j);
+                q->run = *bk;
+                q->run_pos = 0;
+                bucket_reset(bk);
                 return;
         }
+        if (narrow_for(q, bk))
+                return;
+        BIT_CLEAR(q->nonempty, j);
         BIT_CLEAR(q->disordered, j);
-        for (struct event *next; ev; ev = next, count++) {
-                next = ev->cnext;
-                ev->bucket = -1;
-                q->listed--;
-                heap_push(&q->heap, &ev->node, ev->when, ev->seq);
-                lo = MIN(lo, ev->when);
-                hi = MAX(hi, ev->when);
-        }
-        /* A crowded bucket makes a big heap: narrow the buckets to about
-         * eight events each and pour again.  A bucket this full cannot
-         * recur until as many events have been scheduled, so the resize
-         * stays cheap per event. */
-        if (count > RESIZE_CROWD && q->shift > 0) {
-                uint64_t per8 = (uint64_t)(hi - lo) * 8 / count;
-                int want = (int)g_bit_storage((gulong)per8 + 1) - 1;
+        for (uint32_t c = bk->head; c != EVENTQ_NIL; c = q->chunks[c].next) {
+                for (uint32_t i = 0; i < chunk_end(bk, c); i++) {
+                        struct event *ev = q->chunks[c].ev[i];
 
-                if (want < q->shift)
-                        resize(q, want);
+                        if (!ev)
+                                continue;
+                        ev->bucket = -1;
+                        q->listed--;
+                        heap_push(&q->heap, &ev->node, ev->when, ev->seq);
+                }
         }
+        chain_free(q, bk);
 }
 
 /* Make the heap or the run hold the next event, if there is one. */
 static void refill(struct eventq *q)
 {
-        while (heap_size(&q->heap) == 0 && !q->run) {
+        while (heap_size(&q->heap) == 0 && !q->run.live) {
                 uint32_t i;
                 int32_t j;
 
@@ -424,7 +508,7 @@ void eventq_schedule(struct eventq *q, struct event *ev, sim_time_ns when)
         unlink_event(q, ev);
         ev->when = when;
         ev->seq = seq;
-        place(q, ev, true);
+        place(q, ev);
 }
 
 void eventq_cancel(struct eventq *q, struct event *ev)
@@ -432,16 +516,69 @@ void eventq_cancel(struct eventq *q, struct event *ev)
         unlink_event(q, ev);
 }
 
-/* The run's head when it is due before the heap's root, else NULL. */
-static struct event *run_first(const struct eventq *q)
+/* The run's first event, stepping over holes (and freeing the chunks
+ * left behind); NULL when the run is empty. */
+static struct event *run_head(struct eventq *q)
 {
-        struct event *r = q->run;
+        if (!q->run.live)
+                return NULL;
+        for (;;) {
+                const struct eventq_chunk *c = &q->chunks[q->run.head];
+                uint32_t end = chunk_end(&q->run, q->run.head), next;
+
+                for (; q->run_pos < end; q->run_pos++)
+                        if (c->ev[q->run_pos])
+                                return c->ev[q->run_pos];
+                /* live > 0: a later chunk holds it. */
+                next = c->next;
+                q->chunks[q->run.head].next = q->free_chunk;
+                q->free_chunk = q->run.head;
+                q->run.head = next;
+                q->run_pos = 0;
+        }
+}
+
+/* The run's head when it is due before the heap's root, else NULL. */
+static struct event *run_first(struct eventq *q)
+{
+        struct event *r = run_head(q);
         const struct heap_slot *root;
 
         if (!r || !heap_size(&q->heap))
                 return r;
         root = heap_slot_at(&q->heap, 0);
         return r->when < root->key || (r->when == root->key && r->seq < root->tie) ? r : NULL;
+}
+
+/* How far ahead of the pops the run's events are fetched: a pop and its
+ * handler take tens of ns, a miss to memory about a hundred. */
+#define RUN_PREFETCH 8
+
+/* Take the run's head (run_first() found it). */
+static void run_take(struct eventq *q, struct event *ev)
+{
+        uint32_t ahead;
+
+        ev->bucket = -1;
+        q->listed--;
+        q->run_pos++;
+        if (!--q->run.live) {
+                chain_free(q, &q->run);
+                q->run_pos = 0;
+                return;
+        }
+        /* Slots past a chain's fill hold stale pointers: never read them. */
+        ahead = q->run_pos + RUN_PREFETCH;
+        if (ahead < EVENTQ_CHUNK_SLOTS) {
+                if (ahead < chunk_end(&q->run, q->run.head))
+                        __builtin_prefetch(q->chunks[q->run.head].ev[ahead]);
+        } else {
+                uint32_t next = q->chunks[q->run.head].next;
+
+                ahead -= EVENTQ_CHUNK_SLOTS;
+                if (next != EVENTQ_NIL && ahead < chunk_end(&q->run, next))
+                        __builtin_prefetch(q->chunks[next].ev[ahead]);
+        }
 }
 
 struct event *eventq_pop(struct eventq *q)
@@ -452,12 +589,7 @@ struct event *eventq_pop(struct eventq *q)
         eventq_settle(q);
         refill(q);
         if ((ev = run_first(q))) {
-                q->run = ev->cnext;
-                q->listed--;
-                ev->bucket = -1;
-                /* The run is a list: fetch the next one while this one is handled. */
-                if (q->run)
-                        __builtin_prefetch(q->run);
+                run_take(q, ev);
         } else {
                 n = heap_peek(&q->heap);
                 if (!n)

@@ -12,19 +12,23 @@
  * Only the near future is sorted.  Events due at or after `base` wait in a
  * calendar of 65,536 buckets of 2^k ns, or beyond that in an overflow
  * heap; when nothing before `base` is left, the next bucket is poured.  A
- * bucket is a list appended at its tail, and events often arrive in (time,
- * sequence) order -- always in a bucket 1 ns wide, where every event is
- * due at the same instant and the sequence number is the newest.  A
- * bucket that stayed in order becomes the run, popped from its front in
- * O(1) without being sorted; any other is poured into a 4-ary heap.  Pops
- * take the earlier of the run's head and the heap's root.
+ * bucket is a chain of chunks of event pointers, appended at its tail, and
+ * events often arrive in (time, sequence) order -- always in a bucket 1 ns
+ * wide, where every event is due at the same instant and the sequence
+ * number is the newest.  A bucket that stayed in order becomes the run,
+ * popped from its front in O(1) without being sorted; any other is poured
+ * into a 4-ary heap.  Pops take the earlier of the run's head and the
+ * heap's root.  Chunks, not lists threaded through the events: the run's
+ * next events are known without reading this one, so they are fetched
+ * from memory ahead of their turn instead of one dependent miss at a time.
+ * A cancelled event leaves a hole (NULL) in its chunk.
  *
  * As in Brown's calendar queue the width follows the density of events:
  * narrowed at once when a pour brings more than a thousand events, and
  * otherwise re-chosen (about eight times the mean time between pops) at
- * most once per (number pending) pops.  A resize re-places every event in
- * order within each bucket (a counting sort by bucket, then each bucket's
- * few events sorted), so the buckets pour as runs again.  So most
+ * most once per (number pending) pops.  A resize re-places every event,
+ * earliest first, and sorts the few buckets that leaves out of order, so
+ * the buckets pour as runs again.  So most
  * insertions, cancellations and pops are O(1), and the heap holds a few
  * events and stays in cache, whatever the number pending.  Order is still
  * exactly (time, sequence): everything in the heap and the run is due
@@ -35,7 +39,7 @@
  * heap at the root, marked fired: rescheduling it then is a single sift
  * down instead of a removal plus an insertion.  It is really removed at the
  * next pop, or when the queue is looked at, if nobody rescheduled it.  (An
- * event from the run is simply unlinked.)
+ * event from the run is simply stepped over.)
  */
 #ifndef RCUBOOST_EVENTQ_H
 #define RCUBOOST_EVENTQ_H
@@ -62,29 +66,47 @@ typedef void (*event_fn)(struct sim *sim, struct event *ev);
 
 struct event {
         struct heap_node node;  /* in the heap */
-        sim_time_ns when;
-        event_fn fn;
-        int64_t seq;
         int32_t bucket;         /* calendar bucket (or the one it came from, in the
                                  * run), EVENTQ_OVERFLOW (node is then in the
                                  * overflow heap), or -1 */
+        sim_time_ns when;
+        event_fn fn;
+        int64_t seq;
+        uint32_t slot;          /* in a bucket or the run: chunk << EVENTQ_CHUNK_SHIFT | index */
         int fired;              /* popped, still physically at the heap's root */
-        struct event *cnext;    /* in its bucket's list */
 };
 
 #define EVENTQ_WIDTH_SHIFT 10                   /* to start with: 1024 ns per bucket */
 #define EVENTQ_BUCKETS (1u << 16)
 #define EVENTQ_OVERFLOW ((int32_t)EVENTQ_BUCKETS)
+#define EVENTQ_CHUNK_SHIFT 5
+#define EVENTQ_CHUNK_SLOTS ((1u << EVENTQ_CHUNK_SHIFT) - 1)     /* 31: a chunk is 256 bytes */
+#define EVENTQ_NIL 0u                            /* no chunk: chunk 0 is never used */
 
+struct eventq_chunk {
+        uint32_t next;                          /* in its chain, or the free list */
+        struct event *ev[EVENTQ_CHUNK_SLOTS];   /* in arrival order; NULL: a hole */
+};
+
+/* A bucket, or the run: a chain of chunks. */
 struct eventq_bucket {
-        struct event *head, *tail;
-        sim_time_ns tail_when;          /* so that appending need not look at the tail */
+        uint32_t head, tail;            /* chunk indices; EVENTQ_NIL when empty */
+        uint32_t fill;                  /* slots used in the tail chunk */
+        uint32_t live;                  /* events in the chain, holes not counted */
+        sim_time_ns tail_when;          /* the last appended event's keys, so that */
+        int64_t tail_seq;               /* appending need not look at it */
 };
 
 struct eventq {
         struct heap heap;               /* events due before base ... */
-        struct event *run;              /* ... and more of them, in order, in a list */
+        struct eventq_bucket run;       /* ... and more of them, in order, from run_pos */
+        uint32_t run_pos;               /* in the run's head chunk */
         struct eventq_bucket *buckets;  /* the calendar */
+        struct eventq_chunk *chunks;    /* every chunk, by index (so they may move) */
+        uint32_t nchunks, chunks_cap;
+        uint32_t free_chunk;            /* head of the free list, or EVENTQ_NIL */
+        struct event **scratch;         /* resize()'s, kept for the next one */
+        uint64_t scratch_cap;
         uint64_t *nonempty;             /* bitmap of non-empty buckets */
         uint64_t *disordered;           /* bitmap of buckets not in (time, seq) order */
         uint64_t listed;                /* events in buckets or the run */
