@@ -406,35 +406,69 @@ static bool narrow_for(struct eventq *q, const struct eventq_bucket *bk)
         return true;
 }
 
-/* Bucket @j, due next, leaves the calendar: whole, as the run, if it is
- * in order; otherwise into the heap. */
+/* Sort @bk's chain in (time, sequence) order where it stands: its live
+ * events packed from the head chunk's first slot, the chunks left over
+ * freed.  A bucket holds about eight events, so mostly by insertion. */
+static void chain_sort(struct eventq *q, struct eventq_bucket *bk)
+{
+        struct event **tmp = scratch(q, bk->live);
+        uint32_t n = (uint32_t)(gather_chain(tmp, q, bk, 0) - tmp);
+        uint32_t c = bk->head, i = 0, rest;
+
+        /* The keys are in the events, each likely a miss: let the misses
+         * overlap rather than meet them one by one in the sort. */
+        for (uint32_t k = 0; k < n; k++)
+                __builtin_prefetch(&tmp[k]->when);
+        if (n > 16) {
+                qsort(tmp, n, sizeof(*tmp), by_time);
+        } else {
+                for (uint32_t k = 1; k < n; k++) {
+                        struct event *ev = tmp[k];
+                        uint32_t m = k;
+
+                        for (; m && by_time(&tmp[m - 1], &ev) > 0; m--)
+                                tmp[m] = tmp[m - 1];
+                        tmp[m] = ev;
+                }
+        }
+        for (uint32_t k = 0; k < n; k++, i++) {
+                if (i == EVENTQ_CHUNK_SLOTS) {
+                        c = q->chunks[c].next;
+                        i = 0;
+                }
+                q->chunks[c].ev[i] = tmp[k];
+                tmp[k]->slot = c << EVENTQ_CHUNK_SHIFT | i;
+        }
+        rest = q->chunks[c].next;
+        if (rest != EVENTQ_NIL) {
+                q->chunks[bk->tail].next = q->free_chunk;
+                q->free_chunk = rest;
+                q->chunks[c].next = EVENTQ_NIL;
+        }
+        bk->tail = c;
+        bk->fill = i;
+        bk->live = n;
+        bk->tail_when = tmp[n - 1]->when;
+        bk->tail_seq = tmp[n - 1]->seq;
+}
+
+/* Bucket @j, due next, leaves the calendar whole, as the run: sorted
+ * first if it is out of order.  (Through the heap instead, every event
+ * would cost a sift in and a sift out, and its reschedule another.) */
 static void pour(struct eventq *q, int32_t j)
 {
         struct eventq_bucket *bk = &q->buckets[j];
 
-        if (!BIT_TEST(q->disordered, j)) {
-                BIT_CLEAR(q->nonempty, j);
-                q->run = *bk;
-                q->run_pos = 0;
-                bucket_reset(bk);
-                return;
+        if (BIT_TEST(q->disordered, j)) {
+                if (narrow_for(q, bk))
+                        return;
+                chain_sort(q, bk);
+                BIT_CLEAR(q->disordered, j);
         }
-        if (narrow_for(q, bk))
-                return;
         BIT_CLEAR(q->nonempty, j);
-        BIT_CLEAR(q->disordered, j);
-        for (uint32_t c = bk->head; c != EVENTQ_NIL; c = q->chunks[c].next) {
-                for (uint32_t i = 0; i < chunk_end(bk, c); i++) {
-                        struct event *ev = q->chunks[c].ev[i];
-
-                        if (!ev)
-                                continue;
-                        ev->bucket = -1;
-                        q->listed--;
-                        heap_push(&q->heap, &ev->node, ev->when, ev->seq);
-                }
-        }
-        chain_free(q, bk);
+        q->run = *bk;
+        q->run_pos = 0;
+        bucket_reset(bk);
 }
 
 /* Make the heap or the run hold the next event, if there is one. */

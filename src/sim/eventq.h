@@ -16,15 +16,16 @@
  * events often arrive in (time, sequence) order -- always in a bucket 1 ns
  * wide, where every event is due at the same instant and the sequence
  * number is the newest.  A bucket that stayed in order becomes the run,
- * popped from its front in O(1) without being sorted; any other is poured
- * into a 4-ary heap.  Pops take the earlier of the run's head and the
- * heap's root.  Chunks, not lists threaded through the events: the run's
+ * popped from its front in O(1) without being sorted; any other is sorted
+ * where it stands first (it holds about eight events).  Events scheduled
+ * before `base` go into a 4-ary heap; pops take the earlier of the run's
+ * head and the heap's root.  Chunks, not lists threaded through the events: the run's
  * next events are known without reading this one, so they are fetched
  * from memory ahead of their turn instead of one dependent miss at a time.
  * A cancelled event leaves a hole (NULL) in its chunk.
  *
  * As in Brown's calendar queue the width follows the density of events:
- * narrowed at once when a pour brings more than a thousand events, and
+ * narrowed at once when a bucket out of order holds more than 4,096 events, and
  * otherwise re-chosen (about eight times the mean time between pops) at
  * most once per (number pending) pops.  A resize re-places every event,
  * earliest first, and sorts the few buckets that leaves out of order, so
