@@ -419,7 +419,7 @@ static void chain_sort(struct eventq *q, struct eventq_bucket *bk)
          * overlap rather than meet them one by one in the sort. */
         for (uint32_t k = 0; k < n; k++)
                 __builtin_prefetch(&tmp[k]->when);
-        if (n > 16) {
+        if (n > 32) {
                 qsort(tmp, n, sizeof(*tmp), by_time);
         } else {
                 for (uint32_t k = 1; k < n; k++) {

@@ -63,28 +63,21 @@ struct step {
 
 typedef struct step (*task_step_fn)(struct sim *sim, struct task *t);
 
+/* Ordered by how often an event of the task touches a field, not by
+ * owner: a simulation of thousands of tasks is bound by cache misses on
+ * them, and what nearly every event reads shares the first four lines. */
 struct task {
+        /* ---- hot: scheduling and execution ---- */
         int id;
-        char *name;
         enum task_state state;
-        bool kthread;
-
-        /* ---- scheduling (owned by sched.c) ---- */
-        struct sched_spec sched;        /* class and priority as set by the user */
-        int normal_prio;                /* from sched: 0..98 RT, 100..139 fair */
-        int boost_prio;                 /* what the boost policy lends, or PRIO_NONE */
         int prio;                       /* effective: most urgent of normal, boost, PI */
-        unsigned weight;                /* fair-class load weight from nice */
-        struct cpumask affinity;
         int cpu;                        /* CPU it runs or is queued on, or last ran on */
         struct heap_node rq_node;
+        unsigned weight;                /* fair-class load weight from nice */
         int64_t vruntime;
         sim_time_ns exec_start;         /* when the running stretch's accounting began */
         sim_time_ns picked_at;          /* when it last got the CPU */
         int64_t sum_exec_ns;            /* total CPU time */
-        int rr_ticks_left;
-
-        /* ---- execution ---- */
         task_step_fn step;
         void *step_data;
         int64_t remaining_ns;           /* of the current compute */
@@ -93,17 +86,38 @@ struct task {
         struct event run_ev;            /* end of the current burn / time to step */
         struct event timer_ev;          /* sleep, next period, start */
         int timeout_cpu;                /* STEP_TIMEOUT_UNTIL: the CPU it was armed on, else -1 */
+        int rr_ticks_left;
 
-        /* ---- scripted tasks ---- */
+        /* ---- hot: scripted tasks and their read-side critical sections ---- */
         const struct program *prog;
         int pc;
+        int rcu_nesting;                /* (owned by rcu.c, as the other rcu_ fields) */
         int *counters;                  /* repeat counters, one per nesting depth */
         gsl_rng *rng;
+        bool kthread;
+        bool awaiting_release;          /* woken for a release, not yet run */
+        bool in_sync;                   /* waiting in synchronize_rcu() */
+        bool sync_returning;            /* its grace period ended; not yet run since */
+        bool rcu_preempted;             /* switched out in this critical section */
+        int rcu_idx;                    /* flip-counter index taken at outermost lock */
+        uint64_t rcu_read_seq;          /* oracle order of the outermost lock */
+        sim_time_ns rcu_read_start_ns;
+        struct heap_node oracle_node;
+        struct rcu_node *rcu_blocked_node; /* flavour=tree: the leaf it is queued on */
+        GList rcu_node_entry;           /* ... in its blkd_tasks; data = task */
+        void *policy_data;              /* the boost policy's per-task state; freed with the task */
+
+        /* ---- scheduling, less often (owned by sched.c) ---- */
+        struct sched_spec sched;        /* class and priority as set by the user */
+        int normal_prio;                /* from sched: 0..98 RT, 100..139 fair */
+        int boost_prio;                 /* what the boost policy lends, or PRIO_NONE */
+
+        /* ---- scripted tasks, once per activation or less ---- */
+        char *name;
         sim_time_ns start_ns;
         sim_time_ns stop_ns;
         sim_time_ns period_ns;
         sim_time_ns release_ns;         /* current activation's release time */
-        bool awaiting_release;          /* woken for a release, not yet run */
         uint64_t activations;
         uint64_t overruns;              /* releases skipped because it ran late */
         struct latency_stat *wakeup;    /* periodic tasks: release -> first run */
@@ -111,19 +125,6 @@ struct task {
         uint64_t wakeup_overflows;      /* beyond the histogram's last bucket */
         sim_time_ns last_wakeup_ns;     /* cyclictest's "Act" */
         sim_time_ns sync_start_ns;
-        bool in_sync;                   /* waiting in synchronize_rcu() */
-        bool sync_returning;            /* its grace period ended; not yet run since */
-
-        /* ---- RCU (owned by rcu.c) ---- */
-        int rcu_nesting;
-        bool rcu_preempted;             /* switched out in this critical section */
-        int rcu_idx;                    /* flip-counter index taken at outermost lock */
-        uint64_t rcu_read_seq;          /* oracle order of the outermost lock */
-        struct rcu_node *rcu_blocked_node; /* flavour=tree: the leaf it is queued on */
-        GList rcu_node_entry;           /* ... in its blkd_tasks; data = task */
-        sim_time_ns rcu_read_start_ns;
-        struct heap_node oracle_node;
-        void *policy_data;              /* the boost policy's per-task state; freed with the task */
 
         /* ---- priority inheritance (owned by mutex.c) ---- */
         struct mutex *blocked_on;
@@ -131,6 +132,9 @@ struct task {
         int waiter_prio;                /* priority it waits with (rt_mutex_waiter's plist prio):
                                          * set when it blocks, changed only by a chain walk */
         GQueue held;                    /* mutexes held, via mutex->held_link */
+
+        /* 128 bytes (1,024 CPUs), read when the task is placed */
+        struct cpumask affinity;
 };
 
 /* Create a scripted task; the engine starts it at start_ns. */
