@@ -247,6 +247,7 @@ START_TEST(dense_instants_agree_with_a_reference)
         gsl_rng *rng = gsl_rng_alloc(gsl_rng_taus2);
         int64_t now = 0;
         bool narrowed = false;
+        uint32_t most = 0;
         uint64_t pops = 0;
 
         gsl_rng_set(rng, 11);
@@ -301,8 +302,29 @@ START_TEST(dense_instants_agree_with_a_reference)
                         }
                 }
                 ck_assert_uint_eq(eventq_size(&q), (uint64_t)g_sequence_get_length(ref));
+                most = MAX(most, q.nbuckets);
         }
         ck_assert(narrowed);
+        /* The calendar grew to a bucket per pending event (20,000)... */
+        ck_assert_uint_eq(most, 32768);
+        /* ... and shrinks when most of them are cancelled, still in order. */
+        for (int i = 1500; i < N; i++) {
+                if (where[i])
+                        g_sequence_remove(where[i]);
+                where[i] = NULL;
+                eventq_cancel(&q, &r[i].ev);
+        }
+        for (int step = 0; step < 20000 && !g_sequence_is_empty(ref); step++) {
+                struct rec *want = g_sequence_get(g_sequence_get_begin_iter(ref));
+                struct event *ev = eventq_pop(&q);
+
+                ck_assert_ptr_eq(ev, &want->ev);
+                g_sequence_remove(where[want->id]);
+                now = ev->when;
+                eventq_schedule(&q, ev, now + (int64_t)gsl_rng_uniform_int(rng, 200));
+                where[want->id] = g_sequence_insert_sorted(ref, want, rec_cmp, NULL);
+        }
+        ck_assert_uint_eq(q.nbuckets, EVENTQ_BUCKETS_MIN);
         ck_assert_uint_gt(pops, 110000);
         eventq_finish(&q);
         gsl_rng_free(rng);

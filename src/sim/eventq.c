@@ -5,8 +5,8 @@
 #include <string.h>
 
 #define WIDTH(q) (INT64_C(1) << (q)->shift)
-#define SPAN(q) ((int64_t)EVENTQ_BUCKETS << (q)->shift)
-#define MASK (EVENTQ_BUCKETS - 1)
+#define SPAN(q) ((int64_t)(q)->nbuckets << (q)->shift)
+#define MASK(q) ((q)->nbuckets - 1)
 #define MAX_SHIFT 40
 /* A pour this large narrows the buckets.  Above 512 CPUs the aligned
  * scheduling-clock ticks alone pour more than 1024 events at once, and a
@@ -26,7 +26,8 @@ void eventq_init(struct eventq *q)
         heap_init(&q->heap);
         /* All zeros is empty: the calendar's pages are touched only as
          * buckets are used. */
-        q->buckets = g_new0(struct eventq_bucket, EVENTQ_BUCKETS);
+        q->buckets = g_new0(struct eventq_bucket, EVENTQ_BUCKETS_MAX);
+        q->nbuckets = EVENTQ_BUCKETS_MIN;
         bucket_reset(&q->run);
         q->run_pos = 0;
         q->chunks = NULL;
@@ -35,8 +36,8 @@ void eventq_init(struct eventq *q)
         q->free_chunk = EVENTQ_NIL;
         q->scratch = NULL;
         q->scratch_cap = 0;
-        q->nonempty = g_new0(uint64_t, EVENTQ_BUCKETS / 64);
-        q->disordered = g_new0(uint64_t, EVENTQ_BUCKETS / 64);
+        q->nonempty = g_new0(uint64_t, EVENTQ_BUCKETS_MAX / 64);
+        q->disordered = g_new0(uint64_t, EVENTQ_BUCKETS_MAX / 64);
         q->listed = 0;
         heap_init(&q->overflow);
         q->noverflow = 0;
@@ -189,10 +190,10 @@ static int32_t next_nonempty(const struct eventq *q, uint32_t from)
         uint32_t w = from / 64;
         uint64_t bits = q->nonempty[w] & (~UINT64_C(0) << (from % 64));
 
-        for (uint32_t k = 0; k <= EVENTQ_BUCKETS / 64; k++) {
+        for (uint32_t k = 0; k <= q->nbuckets / 64; k++) {
                 if (bits)
                         return (int32_t)(w * 64 + (uint32_t)__builtin_ctzll(bits));
-                w = (w + 1) % (EVENTQ_BUCKETS / 64);
+                w = (w + 1) % (q->nbuckets / 64);
                 bits = q->nonempty[w];
         }
         return -1;
@@ -204,7 +205,7 @@ static void place(struct eventq *q, struct event *ev)
         if (ev->when < q->base) {
                 heap_push(&q->heap, &ev->node, ev->when, ev->seq);
         } else if (ev->when - q->base < SPAN(q)) {
-                bucket_add(q, (int32_t)((uint64_t)ev->when >> q->shift & MASK), ev);
+                bucket_add(q, (int32_t)((uint64_t)ev->when >> q->shift & MASK(q)), ev);
         } else {
                 ev->bucket = EVENTQ_OVERFLOW;
                 heap_push(&q->overflow, &ev->node, ev->when, ev->seq);
@@ -290,11 +291,11 @@ static struct event **scratch(struct eventq *q, uint64_t n)
  * buckets of 2^shift ns.  The few buckets that this fills out of (time,
  * sequence) order are then sorted where they stand, so that every bucket
  * pours as a run. */
-static void resize(struct eventq *q, int shift)
+static void resize(struct eventq *q, int shift, uint32_t nbuckets)
 {
         struct event **all = scratch(q, heap_size(&q->heap) + q->listed + q->noverflow);
         struct event **end = all;
-        uint32_t base_bucket = (uint32_t)((uint64_t)q->base >> q->shift) & MASK;
+        uint32_t base_bucket = (uint32_t)((uint64_t)q->base >> q->shift) & MASK(q);
         sim_time_ns first = SIM_TIME_NEVER;
         uint32_t n;
 
@@ -303,8 +304,8 @@ static void resize(struct eventq *q, int shift)
         end = gather_chain(end, q, &q->run, q->run_pos);
         bucket_reset(&q->run);
         q->run_pos = 0;
-        for (uint32_t k = 0; k < EVENTQ_BUCKETS; k++) {
-                uint32_t b = (base_bucket + k) & MASK;
+        for (uint32_t k = 0; k < q->nbuckets; k++) {
+                uint32_t b = (base_bucket + k) & MASK(q);
 
                 if (q->buckets[b].head == EVENTQ_NIL)
                         continue;
@@ -316,11 +317,12 @@ static void resize(struct eventq *q, int shift)
         /* Every chunk is free again: start the array afresh. */
         q->nchunks = 1;
         q->free_chunk = EVENTQ_NIL;
-        memset(q->nonempty, 0, EVENTQ_BUCKETS / 8);
-        memset(q->disordered, 0, EVENTQ_BUCKETS / 8);
+        memset(q->nonempty, 0, q->nbuckets / 8);
+        memset(q->disordered, 0, q->nbuckets / 8);
         q->listed = 0;
         q->noverflow = 0;
         q->shift = shift;
+        q->nbuckets = nbuckets;
         n = (uint32_t)(end - all);
         for (uint32_t i = 0; i < n; i++)
                 first = MIN(first, all[i]->when);
@@ -336,18 +338,34 @@ static void resize(struct eventq *q, int shift)
                 place(q, all[i]);
         }
         /* @all is free again: it serves each sort. */
-        for (uint32_t w = 0; w < EVENTQ_BUCKETS / 64; w++)
+        for (uint32_t w = 0; w < q->nbuckets / 64; w++)
                 while (q->disordered[w])
                         bucket_sort(q, (int32_t)(w * 64 + (uint32_t)__builtin_ctzll(q->disordered[w])), all);
+}
+
+/* About a bucket per pending event.  At eight events per bucket's width
+ * the calendar then reaches eight times as far ahead as the mean pending
+ * event (Little's law): few go to the overflow heap, and a calendar no
+ * larger than that keeps the buckets in use in the cache and the TLB. */
+static uint32_t buckets_for(uint64_t pending)
+{
+        if (pending <= EVENTQ_BUCKETS_MIN)
+                return EVENTQ_BUCKETS_MIN;
+        if (pending >= EVENTQ_BUCKETS_MAX)
+                return EVENTQ_BUCKETS_MAX;
+        return 1u << g_bit_storage((gulong)pending - 1);
 }
 
 /* Width for the current density: about eight events per bucket, from the
  * mean time between pops since the last look, looked at no more often
  * than once per (number pending) pops, so that a resize costs O(1) per
- * event.  Bursts (every CPU's tick at once) average out over so many. */
+ * event.  Bursts (every CPU's tick at once) average out over so many.
+ * The number of buckets follows the number pending, when that has moved
+ * fourfold. */
 static void maybe_resize(struct eventq *q)
 {
         uint64_t pending = heap_size(&q->heap) + q->listed + q->noverflow;
+        uint32_t count = buckets_for(pending);
         uint64_t per8;
         int want;
 
@@ -361,7 +379,9 @@ static void maybe_resize(struct eventq *q)
         /* Only when two looks in a row agree: one burst is not a trend. */
         if (ABS(want - q->shift) >= 2 && ABS(q->wanted - q->shift) >= 2 &&
             (want > q->shift) == (q->wanted > q->shift))
-                resize(q, (want + q->wanted) / 2);
+                resize(q, (want + q->wanted) / 2, count);
+        else if (count >= 4 * q->nbuckets || 4 * count <= q->nbuckets)
+                resize(q, q->shift, count);
         q->wanted = want;
 }
 
@@ -402,7 +422,7 @@ static bool narrow_for(struct eventq *q, const struct eventq_bucket *bk)
         want = (int)g_bit_storage((gulong)per8 + 1) - 1;
         if (want >= q->shift)
                 return false;
-        resize(q, want);
+        resize(q, want, buckets_for(heap_size(&q->heap) + q->listed + q->noverflow));
         return true;
 }
 
@@ -491,9 +511,9 @@ static void refill(struct eventq *q)
                         migrate_overflow(q);
                         continue;
                 }
-                i = (uint32_t)((uint64_t)q->base >> q->shift) & MASK;
+                i = (uint32_t)((uint64_t)q->base >> q->shift) & MASK(q);
                 j = next_nonempty(q, i);
-                q->base += (int64_t)((((uint32_t)j - i) & MASK) + 1) << q->shift;
+                q->base += (int64_t)((((uint32_t)j - i) & MASK(q)) + 1) << q->shift;
                 pour(q, j);
         }
 }

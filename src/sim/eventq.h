@@ -10,30 +10,31 @@
  * cancelling is O(log n).  Nothing here allocates per event.
  *
  * Only the near future is sorted.  Events due at or after `base` wait in a
- * calendar of 65,536 buckets of 2^k ns, or beyond that in an overflow
- * heap; when nothing before `base` is left, the next bucket is poured.  A
- * bucket is a chain of chunks of event pointers, appended at its tail, and
- * events often arrive in (time, sequence) order -- always in a bucket 1 ns
- * wide, where every event is due at the same instant and the sequence
- * number is the newest.  A bucket that stayed in order becomes the run,
- * popped from its front in O(1) without being sorted; any other is sorted
- * where it stands first (it holds about eight events).  Events scheduled
- * before `base` go into a 4-ary heap; pops take the earlier of the run's
- * head and the heap's root.  Chunks, not lists threaded through the events: the run's
- * next events are known without reading this one, so they are fetched
- * from memory ahead of their turn instead of one dependent miss at a time.
- * A cancelled event leaves a hole (NULL) in its chunk.
+ * calendar of buckets of 2^k ns (about one bucket per pending event, 4,096
+ * to 65,536 of them), or beyond its reach in an overflow heap; when
+ * nothing before `base` is left, the next bucket is poured.  A bucket is a
+ * chain of chunks of event pointers, appended at its tail, and events
+ * often arrive in (time, sequence) order -- always in a bucket 1 ns wide,
+ * where every event is due at the same instant and the sequence number is
+ * the newest.  A bucket that stayed in order becomes the run, popped from
+ * its front in O(1) without being sorted; any other is sorted where it
+ * stands first (it holds about eight events).  Events scheduled before
+ * `base` go into a 4-ary heap; pops take the earlier of the run's head and
+ * the heap's root.  Chunks, not lists threaded through the events: the
+ * run's next events are known without reading this one, so they are
+ * fetched from memory ahead of their turn instead of one dependent miss at
+ * a time.  A cancelled event leaves a hole (NULL) in its chunk.
  *
  * As in Brown's calendar queue the width follows the density of events:
- * narrowed at once when a bucket out of order holds more than 4,096 events, and
- * otherwise re-chosen (about eight times the mean time between pops) at
- * most once per (number pending) pops.  A resize re-places every event,
- * earliest first, and sorts the few buckets that leaves out of order, so
- * the buckets pour as runs again.  So most
- * insertions, cancellations and pops are O(1), and the heap holds a few
- * events and stays in cache, whatever the number pending.  Order is still
- * exactly (time, sequence): everything in the heap and the run is due
- * before everything in the calendar.
+ * narrowed at once when a bucket out of order holds more than 4,096
+ * events, and otherwise re-chosen (about eight times the mean time between
+ * pops) at most once per (number pending) pops, as is the number of
+ * buckets.  A resize re-places every event, earliest first, and sorts the
+ * few buckets that leaves out of order, so the buckets pour as runs again.
+ * So most insertions, cancellations and pops are O(1), and the heap holds
+ * a few events and stays in cache, whatever the number pending.  Order is
+ * still exactly (time, sequence): everything in the heap and the run is
+ * due before everything in the calendar.
  *
  * Most handlers schedule their own event again (a tick, a task burning its
  * next stretch of CPU).  So eventq_pop() leaves an event it takes from the
@@ -78,8 +79,9 @@ struct event {
 };
 
 #define EVENTQ_WIDTH_SHIFT 10                   /* to start with: 1024 ns per bucket */
-#define EVENTQ_BUCKETS (1u << 16)
-#define EVENTQ_OVERFLOW ((int32_t)EVENTQ_BUCKETS)
+#define EVENTQ_BUCKETS_MIN (1u << 12)
+#define EVENTQ_BUCKETS_MAX (1u << 16)
+#define EVENTQ_OVERFLOW ((int32_t)EVENTQ_BUCKETS_MAX)
 #define EVENTQ_CHUNK_SHIFT 5
 #define EVENTQ_CHUNK_SLOTS ((1u << EVENTQ_CHUNK_SHIFT) - 1)     /* 31: a chunk is 256 bytes */
 #define EVENTQ_NIL 0u                            /* no chunk: chunk 0 is never used */
@@ -102,7 +104,8 @@ struct eventq {
         struct heap heap;               /* events due before base ... */
         struct eventq_bucket run;       /* ... and more of them, in order, from run_pos */
         uint32_t run_pos;               /* in the run's head chunk */
-        struct eventq_bucket *buckets;  /* the calendar */
+        struct eventq_bucket *buckets;  /* the calendar: room for EVENTQ_BUCKETS_MAX */
+        uint32_t nbuckets;              /* in use, a power of two */
         struct eventq_chunk *chunks;    /* every chunk, by index (so they may move) */
         uint32_t nchunks, chunks_cap;
         uint32_t free_chunk;            /* head of the free list, or EVENTQ_NIL */
