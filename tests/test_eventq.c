@@ -75,6 +75,36 @@ START_TEST(cancel_removes_only_that_event)
 }
 END_TEST
 
+/* The engine's loop: an event due after the limit stays pending, from the
+ * run and from the heap alike. */
+START_TEST(pop_until_leaves_later_events)
+{
+        struct eventq q;
+        struct rec r[3];
+
+        eventq_init(&q);
+        for (int i = 0; i < 3; i++) {
+                r[i].id = i;
+                event_init(&r[i].ev, NULL);
+        }
+        eventq_schedule(&q, &r[0].ev, 100);
+        eventq_schedule(&q, &r[1].ev, 5000000);
+        ck_assert_ptr_null(eventq_pop_until(&q, 99));
+        ck_assert(event_pending(&r[0].ev));
+        ck_assert_ptr_eq(eventq_pop_until(&q, 100), &r[0].ev);
+        /* Due before the poured stretch ends: it goes to the heap. */
+        eventq_schedule(&q, &r[2].ev, 101);
+        ck_assert_ptr_null(eventq_pop_until(&q, 100));
+        ck_assert(event_pending(&r[2].ev));
+        ck_assert_ptr_eq(eventq_pop_until(&q, 101), &r[2].ev);
+        ck_assert_ptr_null(eventq_pop_until(&q, 4999999));
+        ck_assert_uint_eq(eventq_size(&q), 1);
+        ck_assert_ptr_eq(eventq_pop(&q), &r[1].ev);
+        ck_assert_ptr_null(eventq_pop_until(&q, SIM_TIME_NEVER));
+        eventq_finish(&q);
+}
+END_TEST
+
 /* Random schedule/cancel/reschedule against the definition of the order. */
 START_TEST(random_operations_keep_total_order)
 {
@@ -342,6 +372,7 @@ static Suite *eventq_suite(void)
         tcase_add_test(tc, same_time_fires_in_schedule_order);
         tcase_add_test(tc, earlier_time_first_and_reschedule_moves_behind);
         tcase_add_test(tc, cancel_removes_only_that_event);
+        tcase_add_test(tc, pop_until_leaves_later_events);
         tcase_add_test(tc, random_operations_keep_total_order);
         tcase_add_test(tc, calendar_agrees_with_a_reference);
         tcase_add_test(tc, dense_instants_agree_with_a_reference);

@@ -428,7 +428,9 @@ static bool narrow_for(struct eventq *q, const struct eventq_bucket *bk)
 
 /* Sort @bk's chain in (time, sequence) order where it stands: its live
  * events packed from the head chunk's first slot, the chunks left over
- * freed.  A bucket holds about eight events, so mostly by insertion. */
+ * freed.  By insertion, which costs a step per event and per pair out of
+ * order: a bucket holds about eight events, or else mostly arrivals in
+ * order (every CPU's tick) with a few others among them. */
 static void chain_sort(struct eventq *q, struct eventq_bucket *bk)
 {
         struct event **tmp = scratch(q, bk->live);
@@ -439,7 +441,7 @@ static void chain_sort(struct eventq *q, struct eventq_bucket *bk)
          * overlap rather than meet them one by one in the sort. */
         for (uint32_t k = 0; k < n; k++)
                 __builtin_prefetch(&tmp[k]->when);
-        if (n > 32) {
+        if (n > 256) {
                 qsort(tmp, n, sizeof(*tmp), by_time);
         } else {
                 for (uint32_t k = 1; k < n; k++) {
@@ -635,7 +637,7 @@ static void run_take(struct eventq *q, struct event *ev)
         }
 }
 
-struct event *eventq_pop(struct eventq *q)
+struct event *eventq_pop_until(struct eventq *q, sim_time_ns limit)
 {
         struct heap_node *n;
         struct event *ev;
@@ -643,10 +645,12 @@ struct event *eventq_pop(struct eventq *q)
         eventq_settle(q);
         refill(q);
         if ((ev = run_first(q))) {
+                if (ev->when > limit)
+                        return NULL;
                 run_take(q, ev);
         } else {
                 n = heap_peek(&q->heap);
-                if (!n)
+                if (!n || heap_peek_key(&q->heap) > limit)
                         return NULL;
                 /* Left at the root until rescheduled or settled (see
                  * eventq.h).  Anything pushed meanwhile sorts after it: it
@@ -660,6 +664,11 @@ struct event *eventq_pop(struct eventq *q)
         q->last_pop = ev->when;
         q->pops_since_check++;
         return ev;
+}
+
+struct event *eventq_pop(struct eventq *q)
+{
+        return eventq_pop_until(q, SIM_TIME_NEVER);
 }
 
 sim_time_ns eventq_next_time(struct eventq *q)

@@ -142,6 +142,9 @@ void eventq_schedule(struct eventq *q, struct event *ev, sim_time_ns when);
 void eventq_cancel(struct eventq *q, struct event *ev);
 /* The next event, removed from the queue, or NULL when none is left. */
 struct event *eventq_pop(struct eventq *q);
+/* The same if it is due at or before @limit, else NULL (and nothing
+ * removed): the engine's loop, without a separate look ahead. */
+struct event *eventq_pop_until(struct eventq *q, sim_time_ns limit);
 
 /* Remove the last popped event if nobody rescheduled it. */
 void eventq_settle(struct eventq *q);

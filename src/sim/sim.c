@@ -438,11 +438,16 @@ static void run_for(struct sim *sim, int64_t t_ns, uint64_t events)
         uint64_t stop_at = sim->q.fired + MIN(events, UINT64_MAX - sim->q.fired);
 
         check_guards(sim);
-        while (!sim->stopping && eventq_next_time(&sim->q) <= t_ns) {
-                if (sim->q.fired >= stop_at)
-                        return;         /* more to do before t_ns */
-                struct event *ev = eventq_pop(&sim->q);
+        while (!sim->stopping) {
+                struct event *ev;
 
+                if (sim->q.fired >= stop_at) {
+                        if (eventq_next_time(&sim->q) <= t_ns)
+                                return;         /* more to do before t_ns */
+                        break;
+                }
+                if (!(ev = eventq_pop_until(&sim->q, t_ns)))
+                        break;
                 sim->now = ev->when;
                 ev->fn(sim, ev);
                 sched_flush(sim);
