@@ -13,17 +13,24 @@ struct rec {
         int id;
 };
 
+/* Number @n records and make their events idle. */
+static void recs_init(struct rec *r, int n)
+{
+        for (int i = 0; i < n; i++) {
+                r[i].id = i;
+                event_init(&r[i].ev, NULL);
+        }
+}
+
 START_TEST(same_time_fires_in_schedule_order)
 {
         struct eventq q;
         struct rec r[5];
 
         eventq_init(&q);
-        for (int i = 0; i < 5; i++) {
-                r[i].id = i;
-                event_init(&r[i].ev, NULL);
+        recs_init(r, 5);
+        for (int i = 0; i < 5; i++)
                 eventq_schedule(&q, &r[i].ev, 100);
-        }
         for (int i = 0; i < 5; i++) {
                 struct event *ev = eventq_pop(&q);
 
@@ -60,11 +67,9 @@ START_TEST(cancel_removes_only_that_event)
         struct rec r[3];
 
         eventq_init(&q);
-        for (int i = 0; i < 3; i++) {
-                r[i].id = i;
-                event_init(&r[i].ev, NULL);
+        recs_init(r, 3);
+        for (int i = 0; i < 3; i++)
                 eventq_schedule(&q, &r[i].ev, 10 * (i + 1));
-        }
         eventq_cancel(&q, &r[1].ev);
         ck_assert(!event_pending(&r[1].ev));
         eventq_cancel(&q, &r[1].ev);    /* cancelling twice is harmless */
@@ -83,10 +88,7 @@ START_TEST(pop_until_leaves_later_events)
         struct rec r[3];
 
         eventq_init(&q);
-        for (int i = 0; i < 3; i++) {
-                r[i].id = i;
-                event_init(&r[i].ev, NULL);
-        }
+        recs_init(r, 3);
         eventq_schedule(&q, &r[0].ev, 100);
         eventq_schedule(&q, &r[1].ev, 5000000);
         ck_assert_ptr_null(eventq_pop_until(&q, 99));
@@ -115,10 +117,7 @@ START_TEST(random_operations_keep_total_order)
 
         gsl_rng_set(rng, 42);
         eventq_init(&q);
-        for (int i = 0; i < N; i++) {
-                r[i].id = i;
-                event_init(&r[i].ev, NULL);
-        }
+        recs_init(r, N);
         for (int step = 0; step < 20000; step++) {
                 struct rec *x = &r[gsl_rng_uniform_int(rng, N)];
 
@@ -203,10 +202,7 @@ START_TEST(calendar_agrees_with_a_reference)
 
         gsl_rng_set(rng, 7);
         eventq_init(&q);
-        for (int i = 0; i < N; i++) {
-                r[i].id = i;
-                event_init(&r[i].ev, NULL);
-        }
+        recs_init(r, N);
         for (int step = 0; step < 200000; step++) {
                 double u = gsl_rng_uniform(rng);
                 struct rec *x = &r[gsl_rng_uniform_int(rng, N)];
@@ -282,9 +278,8 @@ START_TEST(dense_instants_agree_with_a_reference)
 
         gsl_rng_set(rng, 11);
         eventq_init(&q);
+        recs_init(r, N);
         for (int i = 0; i < N; i++) {
-                r[i].id = i;
-                event_init(&r[i].ev, NULL);
                 eventq_schedule(&q, &r[i].ev, (int64_t)gsl_rng_uniform_int(rng, 300));
                 where[i] = g_sequence_insert_sorted(ref, &r[i], rec_cmp, NULL);
         }
