@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bareheap.h"
 #include "cli.h"
 #include "sim/eventq.h"
 #include "sim/output.h"
@@ -61,84 +62,12 @@ static void null_handler(struct sim *sim, struct event *ev)
         (void)ev;
 }
 
-/* ---- the baseline: a bare 4-ary heap of (time, seq), as bare-heap.c ---- */
-
-struct bare_key {
-        uint64_t t, seq;
-};
-
-static inline bool bare_lt(struct bare_key a, struct bare_key b)
-{
-        return a.t < b.t || (a.t == b.t && a.seq < b.seq);
-}
-
-static void bare_push(struct bare_key *h, size_t *n, struct bare_key k)
-{
-        size_t i = (*n)++;
-
-        while (i) {
-                size_t p = (i - 1) / 4;
-
-                if (!bare_lt(k, h[p]))
-                        break;
-                h[i] = h[p];
-                i = p;
-        }
-        h[i] = k;
-}
-
-static struct bare_key bare_pop(struct bare_key *h, size_t *n)
-{
-        struct bare_key top = h[0], last = h[--*n];
-        size_t i = 0;
-
-        for (;;) {
-                size_t c = 4 * i + 1, best = c;
-
-                if (c >= *n)
-                        break;
-                for (size_t k = c + 1; k < c + 4 && k < *n; k++)
-                        if (bare_lt(h[k], h[best]))
-                                best = k;
-                if (!bare_lt(h[best], last))
-                        break;
-                h[i] = h[best];
-                i = best;
-        }
-        h[i] = last;
-        return top;
-}
-
-/* exp(mean 100 ns) from xorshift64, exactly as bare-heap.c draws it. */
-static inline uint64_t bare_expo(uint64_t *x)
-{
-        *x ^= *x << 13;
-        *x ^= *x >> 7;
-        *x ^= *x << 17;
-        return (uint64_t)(-100.0 * log(1.0 - (double)(*x >> 11) * 0x1.0p-53));
-}
-
-/* The null-event workload on the bare heap (the reference's code and draws). */
+/* The baseline (bareheap.c, built as the reference is: -O2, no LTO). */
 static struct sample run_bare_heap(int population)
 {
-        enum { EVENTS = 1000000 };
-        struct bare_key *h = g_new(struct bare_key, population + 1);
         struct sample s = { 0 };
-        uint64_t x = 88172645463325252ull, seq = 0;
-        size_t n = 0;
-        gint64 t0;
 
-        for (int i = 0; i < population; i++)
-                bare_push(h, &n, (struct bare_key){ bare_expo(&x), seq++ });
-        t0 = g_get_monotonic_time();
-        for (int i = 0; i < EVENTS; i++) {
-                struct bare_key k = bare_pop(h, &n);
-
-                bare_push(h, &n, (struct bare_key){ k.t + bare_expo(&x), seq++ });
-        }
-        s.wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
-        s.events = EVENTS;
-        g_free(h);
+        s.wall_s = bare_heap_run(population, &s.events);
         return s;
 }
 
