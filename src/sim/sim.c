@@ -418,26 +418,36 @@ static int64_t resident_bytes(void)
         return (int64_t)resident * 4096;
 }
 
-/* Guards checked between events: cheap, or only every 65536 events. */
-static void check_guards(struct sim *sim)
+/* How often the guards look for an interrupt; the resident size is read
+ * every 64 of these. */
+#define GUARD_EVERY 1024
+
+/* Guards checked between events.  Returns the event count at which to
+ * look again: the budget exactly, else the next multiple of GUARD_EVERY,
+ * so that the loop compares one number per event. */
+static uint64_t check_guards(struct sim *sim)
 {
         int64_t budget = sim->sc->max_events;
+        uint64_t fired = sim->q.fired, next = (fired / GUARD_EVERY + 1) * GUARD_EVERY;
 
-        if (budget && sim->q.fired >= (uint64_t)budget)
+        if (budget && fired >= (uint64_t)budget)
                 sim_stop(sim, "event-budget", NULL);
         if (sim->interrupt && *sim->interrupt)
                 sim_stop(sim, "interrupted", NULL);
-        if (sim->sc->max_memory_bytes && (sim->q.fired & 0xffff) == 0 &&
+        if (sim->sc->max_memory_bytes && (fired & (64 * GUARD_EVERY - 1)) == 0 &&
             resident_bytes() > sim->sc->max_memory_bytes)
                 sim_stop(sim, "memory-budget", NULL);
+        if (budget && fired < (uint64_t)budget)
+                next = MIN(next, (uint64_t)budget);
+        return next;
 }
 
 /* Up to @t_ns or @events events, whichever first. */
 static void run_for(struct sim *sim, int64_t t_ns, uint64_t events)
 {
         uint64_t stop_at = sim->q.fired + MIN(events, UINT64_MAX - sim->q.fired);
+        uint64_t guard_at = check_guards(sim);
 
-        check_guards(sim);
         while (!sim->stopping) {
                 struct event *ev;
 
@@ -454,7 +464,8 @@ static void run_for(struct sim *sim, int64_t t_ns, uint64_t events)
 #ifdef RCUBOOST_CHECKS
                 sim_check_invariants(sim);
 #endif
-                check_guards(sim);
+                if (sim->q.fired >= guard_at)
+                        guard_at = check_guards(sim);
         }
         if (!sim->stopping && sim->now < t_ns)
                 sim->now = MIN(t_ns, sim->end_ns);
