@@ -437,10 +437,6 @@ static void chain_sort(struct eventq *q, struct eventq_bucket *bk)
         uint32_t n = (uint32_t)(gather_chain(tmp, q, bk, 0) - tmp);
         uint32_t c = bk->head, i = 0, rest;
 
-        /* The keys are in the events, each likely a miss: let the misses
-         * overlap rather than meet them one by one in the sort. */
-        for (uint32_t k = 0; k < n; k++)
-                __builtin_prefetch(&tmp[k]->when);
         if (n > 256) {
                 qsort(tmp, n, sizeof(*tmp), by_time);
         } else {
