@@ -199,6 +199,12 @@ static int32_t next_nonempty(const struct eventq *q, uint32_t from)
         return -1;
 }
 
+/* Events pending: in the heap, the run and buckets, or the overflow. */
+static uint64_t npending(const struct eventq *q)
+{
+        return heap_size(&q->heap) + q->listed + q->noverflow;
+}
+
 /* Put @ev where its time says: the heap, a bucket or the overflow list. */
 static void place(struct eventq *q, struct event *ev)
 {
@@ -260,20 +266,6 @@ static int by_time(const void *a, const void *b)
         return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Refill disordered bucket @b in (time, sequence) order, using @tmp. */
-static void bucket_sort(struct eventq *q, int32_t b, struct event **tmp)
-{
-        struct eventq_bucket *bk = &q->buckets[b];
-        uint32_t n = (uint32_t)(gather_chain(tmp, q, bk, 0) - tmp);
-
-        qsort(tmp, n, sizeof(*tmp), by_time);
-        chain_free(q, bk);
-        BIT_CLEAR(q->disordered, b);
-        q->listed -= n;
-        for (uint32_t i = 0; i < n; i++)
-                bucket_add(q, b, tmp[i]);
-}
-
 /* Room for @n event pointers, kept from one resize to the next: on a
  * large queue fresh pages cost more than the resize's own work. */
 static struct event **scratch(struct eventq *q, uint64_t n)
@@ -288,12 +280,11 @@ static struct event **scratch(struct eventq *q, uint64_t n)
 
 /* Re-place every pending event (the heap's and the run's too: they are
  * empty afterwards, so the base restarts at the earliest event) for
- * buckets of 2^shift ns.  The few buckets that this fills out of (time,
- * sequence) order are then sorted where they stand, so that every bucket
- * pours as a run. */
+ * buckets of 2^shift ns, earliest part of the queue first, so that few
+ * buckets are filled out of (time, sequence) order; pour() sorts those. */
 static void resize(struct eventq *q, int shift, uint32_t nbuckets)
 {
-        struct event **all = scratch(q, heap_size(&q->heap) + q->listed + q->noverflow);
+        struct event **all = scratch(q, npending(q));
         struct event **end = all;
         uint32_t base_bucket = (uint32_t)((uint64_t)q->base >> q->shift) & MASK(q);
         sim_time_ns first = SIM_TIME_NEVER;
@@ -337,10 +328,6 @@ static void resize(struct eventq *q, int shift, uint32_t nbuckets)
                 all[i]->bucket = -1;
                 place(q, all[i]);
         }
-        /* @all is free again: it serves each sort. */
-        for (uint32_t w = 0; w < q->nbuckets / 64; w++)
-                while (q->disordered[w])
-                        bucket_sort(q, (int32_t)(w * 64 + (uint32_t)__builtin_ctzll(q->disordered[w])), all);
 }
 
 /* About a bucket per pending event.  At eight events per bucket's width
@@ -364,13 +351,14 @@ static uint32_t buckets_for(uint64_t pending)
  * fourfold. */
 static void maybe_resize(struct eventq *q)
 {
-        uint64_t pending = heap_size(&q->heap) + q->listed + q->noverflow;
-        uint32_t count = buckets_for(pending);
+        uint64_t pending = npending(q);
+        uint32_t count;
         uint64_t per8;
         int want;
 
         if (q->pops_since_check < MAX(pending, 4096))
                 return;
+        count = buckets_for(pending);
         per8 = (uint64_t)(q->last_pop - q->checked_at) * 8 / q->pops_since_check;
         q->checked_at = q->last_pop;
         q->pops_since_check = 0;
@@ -422,7 +410,7 @@ static bool narrow_for(struct eventq *q, const struct eventq_bucket *bk)
         want = (int)g_bit_storage((gulong)per8 + 1) - 1;
         if (want >= q->shift)
                 return false;
-        resize(q, want, buckets_for(heap_size(&q->heap) + q->listed + q->noverflow));
+        resize(q, want, buckets_for(npending(q)));
         return true;
 }
 
@@ -681,5 +669,5 @@ sim_time_ns eventq_next_time(struct eventq *q)
 uint64_t eventq_size(struct eventq *q)
 {
         eventq_settle(q);
-        return heap_size(&q->heap) + q->listed + q->noverflow;
+        return npending(q);
 }

@@ -29,8 +29,8 @@
  * narrowed at once when a bucket out of order holds more than 4,096
  * events, and otherwise re-chosen (about eight times the mean time between
  * pops) at most once per (number pending) pops, as is the number of
- * buckets.  A resize re-places every event, earliest first, and sorts the
- * few buckets that leaves out of order, so the buckets pour as runs again.
+ * buckets.  A resize re-places every event, earliest first, so that few
+ * buckets are left out of order (they are sorted when poured).
  * So most insertions, cancellations and pops are O(1), and the heap holds
  * a few events and stays in cache, whatever the number pending.  Order is
  * still exactly (time, sequence): everything in the heap and the run is
