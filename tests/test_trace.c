@@ -1,14 +1,17 @@
 /* The traces of `run --trace`: Chrome trace-event JSON parses, line by line
  * and whole, and holds the tracks Perfetto shows; ftrace text has the
  * kernel's line format and tells a consistent story. */
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "testutil.h"
 
+/* The trace's text; the file and its directory are removed. */
 static char *trace_as(const char *text, const char *policy, bool ftrace)
 {
         g_autofree char *dir = g_dir_make_tmp("rcuboost-trace-XXXXXX", NULL);
-        char *path = g_build_filename(dir, ftrace ? "trace.txt" : "trace.json", NULL);
+        g_autofree char *path = g_build_filename(dir, ftrace ? "trace.txt" : "trace.json", NULL);
+        char *trace = NULL;
         GError *e = NULL;
         struct scenario *sc = scenario_load_data(text, "trace.scn", NULL, &e);
         struct sim *sim;
@@ -20,7 +23,10 @@ static char *trace_as(const char *text, const char *policy, bool ftrace)
         ck_assert(sim_finish(sim, NULL));
         sim_free(sim);
         scenario_free(sc);
-        return path;
+        ck_assert(g_file_get_contents(path, &trace, NULL, NULL));
+        ck_assert_int_eq(g_remove(path), 0);
+        ck_assert_int_eq(g_rmdir(dir), 0);
+        return trace;
 }
 
 static char *trace_of(const char *text, const char *policy)
@@ -35,8 +41,7 @@ static char *trace_of(const char *text, const char *policy)
 
 START_TEST(trace_is_chrome_trace_json)
 {
-        g_autofree char *path = trace_of(OOM, "booster");
-        g_autofree char *text = NULL;
+        g_autofree char *text = trace_of(OOM, "booster");
         g_auto(GStrv) lines = NULL;
         g_autoptr(JsonParser) parser = json_parser_new();
         GError *e = NULL;
@@ -44,7 +49,6 @@ START_TEST(trace_is_chrome_trace_json)
         int x = 0, boosted = 0, counters = 0, gp = 0, names = 0;
         double last_end[2] = { 0, 0 };
 
-        ck_assert(g_file_get_contents(path, &text, NULL, NULL));
         /* Line by line: a header, one event object per line, a footer. */
         lines = g_strsplit(text, "\n", -1);
         ck_assert_str_eq(lines[0], "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
@@ -104,12 +108,12 @@ END_TEST
 
 START_TEST(run_intervals_on_a_cpu_do_not_overlap)
 {
-        g_autofree char *path = trace_of(OOM, "none");
+        g_autofree char *text = trace_of(OOM, "none");
         g_autoptr(JsonParser) parser = json_parser_new();
         JsonArray *events;
         GArray *spans[2] = { g_array_new(FALSE, FALSE, sizeof(double) * 2), g_array_new(FALSE, FALSE, sizeof(double) * 2) };
 
-        ck_assert(json_parser_load_from_file(parser, path, NULL));
+        ck_assert(json_parser_load_from_data(parser, text, -1, NULL));
         events = json_object_get_array_member(json_node_get_object(json_parser_get_root(parser)), "traceEvents");
         for (guint i = 0; i < json_array_get_length(events); i++) {
                 JsonObject *ev = json_array_get_object_element(events, i);
@@ -146,8 +150,7 @@ END_TEST
 
 START_TEST(ftrace_text_has_the_kernel_format)
 {
-        g_autofree char *path = trace_as(OOM_SHORT, "booster", true);
-        g_autofree char *text = NULL;
+        g_autofree char *text = trace_as(OOM_SHORT, "booster", true);
         g_auto(GStrv) lines = NULL;
         g_autoptr(GRegex) line_re = g_regex_new("^ *(\\S+)-(\\d+) +\\[(\\d{3})\\] \\.{5} +(\\d+)\\.(\\d{9}): (\\w+): (.*)$",
                                                 G_REGEX_OPTIMIZE, 0, NULL);
@@ -169,7 +172,6 @@ START_TEST(ftrace_text_has_the_kernel_format)
 
         for (size_t k = 0; k < G_N_ELEMENTS(fields); k++)
                 field_re[k] = g_regex_new(fields[k][1], G_REGEX_OPTIMIZE, 0, NULL);
-        ck_assert(g_file_get_contents(path, &text, NULL, NULL));
         lines = g_strsplit(text, "\n", -1);
         ck_assert_str_eq(lines[0], "# tracer: nop");
         for (int i = 0; lines[i] && lines[i][0]; i++) {

@@ -39,6 +39,15 @@ static inline void cpumask_fill(struct cpumask *m, int ncpus)
                 cpumask_set(m, c);
 }
 
+/* Does @m hold exactly the CPUs 0 .. @ncpus - 1? */
+static inline bool cpumask_full(const struct cpumask *m, int ncpus)
+{
+        struct cpumask all;
+
+        cpumask_fill(&all, ncpus);
+        return !memcmp(m, &all, sizeof(all));
+}
+
 static inline int cpumask_first(const struct cpumask *m)
 {
         for (int i = 0; i < CPUMASK_WORDS; i++)

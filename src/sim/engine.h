@@ -61,7 +61,10 @@ struct sim {
         int *resched;                   /* CPUs marked by sched_resched() */
         int nresched;
         struct cpumask idle;            /* CPUs running nothing */
+        struct cpumask all_cpus;        /* what a task's any_cpu stands for */
         struct cpumask rt_waiting;      /* CPUs with queued RT-class tasks */
+        int *rt_queued_prio;            /* [cpu]: its most urgent queued RT priority, INT_MAX if
+                                         * none; the RT pull reads these, not each CPU's queue */
         struct cpumask fair_waiting;    /* CPUs with queued fair tasks */
         struct cpumask *fair_by_len;    /* [n]: CPUs with n queued fair tasks, n >= 1 */
         uint32_t fair_by_len_cap;
@@ -90,6 +93,7 @@ struct sim {
         struct outfile *timeline_out;
         struct outfile *trace_out;
         bool tracepoints;               /* the trace is ftrace text */
+        bool timeline_on;               /* timeline_recording(timeline), set by sim_new() */
         struct timeline *timeline;      /* always set; records only with outputs */
         struct event sample_ev;
         struct event end_ev;

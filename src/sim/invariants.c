@@ -55,6 +55,8 @@ void sim_check_invariants(struct sim *sim)
                         CHECK(cpu->curr->cpu == c, "a running task does not know its CPU", cpu->curr);
                         CHECK(cpumask_test(&cpu->curr->affinity, c), "a task runs outside its affinity",
                               cpu->curr);
+                        CHECK(cpu->curr->any_cpu == cpumask_full(&cpu->curr->affinity, sim->ncpus),
+                              "a task's any_cpu disagrees with its affinity", cpu->curr);
                         CHECK(!cpumask_test(&sim->idle, c), "a busy CPU is marked idle", cpu->curr);
                 } else {
                         CHECK(cpumask_test(&sim->idle, c), "an idle CPU is not marked idle", NULL);
@@ -78,6 +80,8 @@ void sim_check_invariants(struct sim *sim)
                 CHECK(cpumask_test(&sim->rt_waiting, c) == (heap_size(&cpu->rt_rq) > 0) &&
                       cpumask_test(&sim->fair_waiting, c) == (heap_size(&cpu->fair_rq) > 0),
                       "a waiting-task mask disagrees with its run queue", NULL);
+                CHECK(sim->rt_queued_prio[c] == (heap_size(&cpu->rt_rq) ? heap_peek_key(&cpu->rt_rq) : INT_MAX),
+                      "a CPU's most urgent queued RT priority is out of date", NULL);
                 if (sim->rcu.cpus) {
                         sum[0] += sim->rcu.cpus[c].flipctr[0];
                         sum[1] += sim->rcu.cpus[c].flipctr[1];

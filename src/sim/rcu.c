@@ -144,7 +144,8 @@ void rcu_reader_begin(struct sim *sim, struct task *t)
 {
         sim->rcu.readers++;
         t->rcu_read_start_ns = sim->now;
-        timeline_begin(sim->timeline, sim->now, "cs", t->id, t->name);
+        if (sim->timeline_on)
+                timeline_begin(sim->timeline, sim->now, "cs", t->id, t->name);
         oracle_reader_enter(&sim->oracle, t);
         sim_charge_task(sim, t, COST_READ_LOCK, 1, COST_PATH_READ);
 }

@@ -33,13 +33,16 @@ void sched_init(struct sim *sim)
 {
         sim->cpus = g_new0(struct cpu, sim->ncpus);
         sim->resched = g_new0(int, sim->ncpus);
+        sim->rt_queued_prio = g_new(int, sim->ncpus);
         cpumask_fill(&sim->idle, sim->ncpus);
+        cpumask_fill(&sim->all_cpus, sim->ncpus);
         cpupri_init(&sim->cpupri, sim->ncpus);
         for (int c = 0; c < sim->ncpus; c++) {
                 struct cpu *cpu = &sim->cpus[c];
 
                 cpu->id = c;
                 heap_init(&cpu->rt_rq);
+                sim->rt_queued_prio[c] = INT_MAX;
                 heap_init(&cpu->fair_rq);
                 event_init(&cpu->tick_ev, tick_event);
                 cpu->rt_runtime_ns = sim->sc->rt_runtime_ns;
@@ -55,6 +58,7 @@ void sched_finish(struct sim *sim)
         }
         g_free(sim->cpus);
         g_free(sim->resched);
+        g_free(sim->rt_queued_prio);
         g_free(sim->fair_by_len);
 }
 
@@ -136,6 +140,7 @@ static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
 
                 heap_push(&cpu->rt_rq, &t->rq_node, t->prio, seq);
                 cpumask_set(&sim->rt_waiting, cpu->id);
+                sim->rt_queued_prio[cpu->id] = (int)heap_peek_key(&cpu->rt_rq);
         } else {
                 heap_push(&cpu->fair_rq, &t->rq_node, 0, t->vruntime);
                 cpu->fair_weight += t->weight;
@@ -151,6 +156,7 @@ static void dequeue(struct sim *sim, struct cpu *cpu, struct task *t)
                 heap_remove(&cpu->rt_rq, &t->rq_node);
                 if (!heap_size(&cpu->rt_rq))
                         cpumask_clear_cpu(&sim->rt_waiting, cpu->id);
+                sim->rt_queued_prio[cpu->id] = heap_size(&cpu->rt_rq) ? (int)heap_peek_key(&cpu->rt_rq) : INT_MAX;
         } else {
                 heap_remove(&cpu->fair_rq, &t->rq_node);
                 cpu->fair_weight -= t->weight;
@@ -273,6 +279,12 @@ static void cpu_rank_changed(struct sim *sim, struct cpu *cpu)
         cpupri_set(&sim->cpupri, cpu->id, cpu->rt_throttled ? CPUPRI_NONE : cpu_rank(cpu));
 }
 
+/* @t's allowed CPUs as a mask: the shared one, in cache, when it may run anywhere. */
+static inline const struct cpumask *allowed_cpus(const struct sim *sim, const struct task *t)
+{
+        return t->any_cpu ? &sim->all_cpus : &t->affinity;
+}
+
 /* Where a waking RT task should go: its last CPU if it would run there at
  * once, else the allowed CPU running the least urgent thing. */
 static int select_cpu_rt(struct sim *sim, struct task *t)
@@ -280,12 +292,12 @@ static int select_cpu_rt(struct sim *sim, struct task *t)
         int last = t->cpu;
         int best;
 
-        if (cpumask_test(&t->affinity, last) && !sim->cpus[last].rt_throttled &&
+        if (task_allowed_on(t, last) && !sim->cpus[last].rt_throttled &&
             t->prio < cpu_rank(&sim->cpus[last]))
                 return last;
-        best = cpupri_find(&sim->cpupri, &t->affinity, -1, last, -1);
+        best = cpupri_find(&sim->cpupri, allowed_cpus(sim, t), -1, last, -1);
         /* Only throttled CPUs allowed: stay where it was. */
-        if (best < 0 && cpumask_test(&t->affinity, last))
+        if (best < 0 && task_allowed_on(t, last))
                 best = last;
         return best;
 }
@@ -304,15 +316,15 @@ static int select_cpu_fair(struct sim *sim, struct task *t)
 
         int idle;
 
-        if (cpumask_test(&t->affinity, last) && !sim->cpus[last].curr)
+        if (task_allowed_on(t, last) && !sim->cpus[last].curr)
                 return last;
-        idle = cpumask_first_and(&t->affinity, &sim->idle);
+        idle = cpumask_first_and(allowed_cpus(sim, t), &sim->idle);
         if (idle >= 0)
                 return idle;
-        if (cpumask_test(&t->affinity, last))
+        if (task_allowed_on(t, last))
                 return last;
         for (int c = 0; c < sim->ncpus; c++)
-                if (cpumask_test(&t->affinity, c) &&
+                if (task_allowed_on(t, c) &&
                     (best < 0 || nr_on(&sim->cpus[c]) < nr_on(&sim->cpus[best])))
                         best = c;
         return best;
@@ -393,20 +405,20 @@ void sched_block(struct sim *sim, struct task *t, enum task_state state)
 /* Move a queued task from @cpu to wherever it would run at once, if any. */
 static void push_task(struct sim *sim, struct cpu *cpu, struct task *t)
 {
-        bool must_move = !cpumask_test(&t->affinity, cpu->id);
+        bool must_move = !task_allowed_on(t, cpu->id);
         int target = -1;
 
         if (task_is_rt(t)) {
-                target = cpupri_find(&sim->cpupri, &t->affinity, must_move ? -1 : t->prio, -1, cpu->id);
+                target = cpupri_find(&sim->cpupri, allowed_cpus(sim, t), must_move ? -1 : t->prio, -1, cpu->id);
         } else {
                 /* This CPU is busy (it just chose another task), so any idle
                  * CPU found is another one. */
-                target = cpumask_first_and(&t->affinity, &sim->idle);
+                target = cpumask_first_and(allowed_cpus(sim, t), &sim->idle);
                 if (target < 0 && must_move)
                         target = select_cpu_fair(sim, t);
         }
         if (must_move && target < 0)
-                target = cpumask_first(&t->affinity);
+                target = cpumask_first(allowed_cpus(sim, t));
         if (target < 0 || target == cpu->id)
                 return;
         dequeue(sim, cpu, t);
@@ -429,7 +441,7 @@ static struct task *leftmost_allowed(const struct cpu *o, int cpu)
 {
         struct task *best = rq_task(heap_peek(&o->fair_rq));
 
-        if (!best || cpumask_test(&best->affinity, cpu))
+        if (!best || task_allowed_on(best, cpu))
                 return best;
         best = NULL;
         for (uint32_t i = 1; i < heap_size(&o->fair_rq); i++) {
@@ -439,7 +451,7 @@ static struct task *leftmost_allowed(const struct cpu *o, int cpu)
                 if (best && slot->tie >= best->vruntime)
                         continue;
                 t = rq_task(slot->node);
-                if (cpumask_test(&t->affinity, cpu))
+                if (task_allowed_on(t, cpu))
                         best = t;
         }
         return best;
@@ -482,7 +494,7 @@ static void pull(struct sim *sim, struct cpu *cpu)
                          * whose most urgent task would not. */
                         int limit = best ? best->prio : local_rank;
 
-                        if (o == cpu || heap_peek_key(&o->rt_rq) >= limit)
+                        if (o == cpu || sim->rt_queued_prio[c] >= limit)
                                 continue;
                         for (uint32_t i = 0; i < heap_size(&o->rt_rq); i++) {
                                 const struct heap_slot *slot = heap_slot_at(&o->rt_rq, i);
@@ -491,7 +503,7 @@ static void pull(struct sim *sim, struct cpu *cpu)
                                 if (slot->key >= limit)
                                         continue;
                                 t = rq_task(slot->node);
-                                if (cpumask_test(&t->affinity, cpu->id)) {
+                                if (task_allowed_on(t, cpu->id)) {
                                         best = t;
                                         from = o;
                                         limit = t->prio;
@@ -554,7 +566,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                         prev->state = TASK_RUNNABLE;
                         /* Its affinity no longer allows this CPU: it moves
                          * once it is switched out (below). */
-                        if (cpumask_test(&prev->affinity, cpu->id))
+                        if (task_allowed_on(prev, cpu->id))
                                 enqueue(sim, cpu, prev, head);
                 }
         }
@@ -577,7 +589,8 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                 cpu->switching_in = next;
                 if (prev->rcu_nesting > 0 &&
                     (prev->state == TASK_RUNNABLE || prev->state == TASK_BLOCKED)) {
-                        timeline_begin(sim->timeline, sim->now, "blocked", prev->id, prev->name);
+                        if (sim->timeline_on)
+                                timeline_begin(sim->timeline, sim->now, "blocked", prev->id, prev->name);
                         rcu_note_switch_out(sim, prev, prev->state == TASK_RUNNABLE
                                             ? RCU_BLOCK_PREEMPTED : RCU_BLOCK_MUTEX);
                 }
@@ -593,16 +606,19 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         cpu->switching_in = NULL;
         if (!next) {
                 cpumask_set(&sim->idle, cpu->id);
-                timeline_cpu(sim->timeline, sim->now, cpu->id, NULL);
+                if (sim->timeline_on)
+                        timeline_cpu(sim->timeline, sim->now, cpu->id, NULL);
                 /* What the CPU was charged is absorbed by idle time. */
                 cpu->pending_overhead_ns = 0;
                 return;
         }
         sim_charge_cpu(sim, cpu->id, COST_CONTEXT_SWITCH, 1, COST_PATH_SCHED);
         cpumask_clear_cpu(&sim->idle, cpu->id);
-        timeline_cpu(sim->timeline, sim->now, cpu->id, next->name);
-        if (next->rcu_nesting > 0)
-                timeline_end(sim->timeline, sim->now, "blocked", next->id);
+        if (sim->timeline_on) {
+                timeline_cpu(sim->timeline, sim->now, cpu->id, next->name);
+                if (next->rcu_nesting > 0)
+                        timeline_end(sim->timeline, sim->now, "blocked", next->id);
+        }
         cpu->curr = next;
         cpu_rank_changed(sim, cpu);
         next->state = TASK_RUNNING;
@@ -713,7 +729,7 @@ void sched_set_class(struct sim *sim, struct task *t, const struct sched_spec *s
 
 void sched_set_affinity(struct sim *sim, struct task *t, const struct cpumask *mask)
 {
-        t->affinity = *mask;
+        task_set_affinity(t, mask, sim->ncpus);
         if (cpumask_test(mask, t->cpu))
                 return;
         if (t->state == TASK_RUNNING) {
@@ -874,7 +890,7 @@ static void load_balance(struct sim *sim, struct cpu *this, int level)
                 double moved = (double)t->weight * 1024.0 / fair_capacity(this);
 
                 /* allowed here, and the move narrows the gap rather than reversing it */
-                if (!cpumask_test(&t->affinity, this->id) || moved >= gap)
+                if (!task_allowed_on(t, this->id) || moved >= gap)
                         continue;
                 dequeue(sim, busiest, t);
                 migrate_vruntime(sim, t, busiest->id, this->id);

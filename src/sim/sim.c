@@ -35,13 +35,14 @@ void sim_charge_cpu(struct sim *sim, int cpu, enum cost_kind kind, int n, enum c
 
 /* ---- tasks ---- */
 
-static void task_set_sched(struct task *t, const struct sched_spec *spec, const struct cpumask *aff)
+static void task_set_sched(struct sim *sim, struct task *t, const struct sched_spec *spec,
+                           const struct cpumask *aff)
 {
         t->sched = *spec;
         t->normal_prio = sched_spec_prio(spec);
         t->prio = t->normal_prio;
         t->weight = sched_spec_weight(spec);
-        t->affinity = *aff;
+        task_set_affinity(t, aff, sim->ncpus);
         t->cpu = cpumask_first(aff);
 }
 
@@ -51,7 +52,7 @@ struct task *sim_kthread_create(struct sim *sim, const char *name, const struct 
 {
         struct task *t = task_new_kthread(sim, name, step, data);
 
-        task_set_sched(t, sched, affinity);
+        task_set_sched(sim, t, sched, affinity);
         if (start)
                 eventq_schedule(&sim->q, &t->timer_ev, sim->now);
         else
@@ -103,7 +104,7 @@ static void create_tasks(struct sim *sim)
                                 cpumask_clear(&one);
                                 cpumask_set(&one, k % sc->ncpus);
                         }
-                        task_set_sched(t, &ts->sched, ts->affinity_each ? &one : &ts->affinity);
+                        task_set_sched(sim, t, &ts->sched, ts->affinity_each ? &one : &ts->affinity);
                         t->start_ns = ts->start_ns;
                         t->stop_ns = ts->stop_ns;
                         t->period_ns = ts->period_ns;
@@ -348,6 +349,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                                                                                  : SIM_TIME_NEVER / 2,
                                                            sim->ncpus));
         }
+        sim->timeline_on = timeline_recording(sim->timeline);
         sched_start(sim);
         eventq_schedule(&sim->q, &sim->sample_ev, 0);
         eventq_schedule(&sim->q, &sim->end_ev, sim->end_ns);

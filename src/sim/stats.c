@@ -9,20 +9,23 @@
 
 #define NBINS (STATS_BINS_PER_DECADE * STATS_DECADES + 1)
 
-/* All histograms share one set of bin edges: computed once, copied in. */
-static double *shared_ranges(void)
+/* All histograms share one set of bin edges: computed once, copied into
+ * each (GSL's histograms own their ranges), and read from here when a
+ * value is binned -- one copy stays in cache, each histogram's would not. */
+static double bin_edges[NBINS + 1];
+
+static const double *shared_ranges(void)
 {
         /* Bins are updated directly below, so no GSL call here can fail. */
-        static double ranges[NBINS + 1];
         static gsize done;
 
         if (g_once_init_enter(&done)) {
-                ranges[0] = 0;
+                bin_edges[0] = 0;
                 for (int i = 0; i < NBINS; i++)
-                        ranges[i + 1] = pow(10.0, (double)i / STATS_BINS_PER_DECADE);
+                        bin_edges[i + 1] = pow(10.0, (double)i / STATS_BINS_PER_DECADE);
                 g_once_init_leave(&done, 1);
         }
-        return ranges;
+        return bin_edges;
 }
 
 /* log10(x) for x >= 1, to within 2e-4 (a hundredth of a bin): the binary
@@ -90,7 +93,7 @@ void latency_stat_add(struct latency_stat *s, int64_t ns)
 
         if (ns >= 1) {
                 double x = (double)ns;
-                const double *r = s->hist->range;
+                const double *r = bin_edges;    /* == s->hist->range: set up by latency_stat_init() */
 
                 i = 1 + (size_t)(fast_log10(x) * STATS_BINS_PER_DECADE);
                 if (i >= NBINS)

@@ -87,6 +87,8 @@ struct task {
         struct event timer_ev;          /* sleep, next period, start */
         int timeout_cpu;                /* STEP_TIMEOUT_UNTIL: the CPU it was armed on, else -1 */
         int rr_ticks_left;
+        bool any_cpu;                   /* affinity is every CPU (most tasks): its mask, two
+                                         * cold cache lines, need not be read */
 
         /* ---- hot: scripted tasks and their read-side critical sections ---- */
         const struct program *prog;
@@ -133,9 +135,22 @@ struct task {
                                          * set when it blocks, changed only by a chain walk */
         GQueue held;                    /* mutexes held, via mutex->held_link */
 
-        /* 128 bytes (1,024 CPUs), read when the task is placed */
+        /* 128 bytes (1,024 CPUs), read when the task is placed, unless any_cpu;
+         * set with task_set_affinity() */
         struct cpumask affinity;
 };
+
+static inline void task_set_affinity(struct task *t, const struct cpumask *mask, int ncpus)
+{
+        t->affinity = *mask;
+        t->any_cpu = cpumask_full(mask, ncpus);
+}
+
+/* May @t run on @cpu? */
+static inline bool task_allowed_on(const struct task *t, int cpu)
+{
+        return t->any_cpu || cpumask_test(&t->affinity, cpu);
+}
 
 /* Create a scripted task; the engine starts it at start_ns. */
 struct task *task_new_scripted(struct sim *sim, const char *name, const struct program *prog,

@@ -108,6 +108,11 @@ void timeline_chain(struct timeline *tl, struct timeline *next)
         tl->next = next;
 }
 
+bool timeline_recording(const struct timeline *tl)
+{
+        return tl && (tl->f || timeline_recording(tl->next));
+}
+
 void timeline_free(struct timeline *tl)
 {
         if (!tl)

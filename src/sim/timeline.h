@@ -40,6 +40,9 @@ struct timeline *timeline_new(FILE *f, enum timeline_format format, int64_t star
                               int ncpus);
 /* Also report everything to @next (owned by @tl from now on). */
 void timeline_chain(struct timeline *tl, struct timeline *next);
+/* Does any timeline of the chain write to a file?  If none does, callers
+ * skip the calls: finding a task's name is a cache miss on a cold line. */
+bool timeline_recording(const struct timeline *tl);
 void timeline_free(struct timeline *tl);
 
 /* CPU @cpu now runs @task (NULL: idle). */
