@@ -17,6 +17,11 @@ struct cpumask {
         uint64_t w[CPUMASK_WORDS];
 };
 
+/* A CPU's word and bit.  Unsigned: a CPU number is never negative, and
+ * dividing a signed int by 64 costs a fix-up for negatives on every test. */
+#define CPUMASK_WORD(cpu) ((unsigned)(cpu) / 64)
+#define CPUMASK_BIT(cpu) (UINT64_C(1) << ((unsigned)(cpu) % 64))
+
 static inline void cpumask_clear(struct cpumask *m)
 {
         memset(m, 0, sizeof(*m));
@@ -24,12 +29,12 @@ static inline void cpumask_clear(struct cpumask *m)
 
 static inline void cpumask_set(struct cpumask *m, int cpu)
 {
-        m->w[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+        m->w[CPUMASK_WORD(cpu)] |= CPUMASK_BIT(cpu);
 }
 
 static inline bool cpumask_test(const struct cpumask *m, int cpu)
 {
-        return (m->w[cpu / 64] >> (cpu % 64)) & 1;
+        return m->w[CPUMASK_WORD(cpu)] & CPUMASK_BIT(cpu);
 }
 
 static inline void cpumask_fill(struct cpumask *m, int ncpus)
@@ -58,13 +63,13 @@ static inline int cpumask_first(const struct cpumask *m)
 
 static inline void cpumask_clear_cpu(struct cpumask *m, int cpu)
 {
-        m->w[cpu / 64] &= ~(UINT64_C(1) << (cpu % 64));
+        m->w[CPUMASK_WORD(cpu)] &= ~CPUMASK_BIT(cpu);
 }
 
-/* First CPU set in both @a and @b, or -1. */
-static inline int cpumask_first_and(const struct cpumask *a, const struct cpumask *b)
+/* First CPU below @ncpus set in both @a and @b, or -1. */
+static inline int cpumask_first_and(const struct cpumask *a, const struct cpumask *b, int ncpus)
 {
-        for (int i = 0; i < CPUMASK_WORDS; i++) {
+        for (int i = 0; i < (ncpus + 63) / 64; i++) {
                 uint64_t w = a->w[i] & b->w[i];
 
                 if (w)
@@ -79,8 +84,8 @@ static inline bool cpumask_any_but(const struct cpumask *m, int cpu, int ncpus)
         for (int i = 0; i < (ncpus + 63) / 64; i++) {
                 uint64_t w = m->w[i];
 
-                if (i == cpu / 64)
-                        w &= ~(UINT64_C(1) << (cpu % 64));
+                if ((unsigned)i == CPUMASK_WORD(cpu))
+                        w &= ~CPUMASK_BIT(cpu);
                 if (w)
                         return true;
         }

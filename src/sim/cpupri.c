@@ -1,7 +1,7 @@
 /* cpupri.c - CPUs by the priority of what they run; see cpupri.h. */
 #include "cpupri.h"
 
-#define USED_BIT(r) (UINT64_C(1) << ((r) % 64))
+#define USED_BIT(r) CPUMASK_BIT(r)      /* ranks are bits as CPUs are */
 
 void cpupri_init(struct cpupri *cp, int ncpus)
 {
@@ -19,12 +19,12 @@ void cpupri_move(struct cpupri *cp, int cpu, int to)
         if (from != CPUPRI_NONE) {
                 cpumask_clear_cpu(&cp->cpus[from], cpu);
                 if (--cp->count[from] == 0)
-                        cp->used[from / 64] &= ~USED_BIT(from);
+                        cp->used[CPUMASK_WORD(from)] &= ~USED_BIT(from);
         }
         if (to != CPUPRI_NONE) {
                 cpumask_set(&cp->cpus[to], cpu);
                 if (cp->count[to]++ == 0)
-                        cp->used[to / 64] |= USED_BIT(to);
+                        cp->used[CPUMASK_WORD(to)] |= USED_BIT(to);
         }
         cp->rank_of[cpu] = to;
 }
@@ -35,8 +35,8 @@ static int first_allowed(const struct cpupri *cp, const struct cpumask *m, const
         for (int i = 0; i < (cp->ncpus + 63) / 64; i++) {
                 uint64_t bits = m->w[i] & allowed->w[i];
 
-                if (skip >= 0 && skip / 64 == i)
-                        bits &= ~(UINT64_C(1) << (skip % 64));
+                if (skip >= 0 && CPUMASK_WORD(skip) == (unsigned)i)
+                        bits &= ~CPUMASK_BIT(skip);
                 if (bits)
                         return i * 64 + __builtin_ctzll(bits);
         }
@@ -77,7 +77,7 @@ bool cpupri_consistent(const struct cpupri *cp)
 
                 if (r == CPUPRI_NONE)
                         continue;
-                if (!cpumask_test(&cp->cpus[r], c) || !(cp->used[r / 64] & USED_BIT(r)))
+                if (!cpumask_test(&cp->cpus[r], c) || !(cp->used[CPUMASK_WORD(r)] & USED_BIT(r)))
                         return false;
                 total++;
         }

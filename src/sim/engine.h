@@ -67,6 +67,7 @@ struct sim {
                                          * none; the RT pull reads these, not each CPU's queue */
         struct cpumask fair_waiting;    /* CPUs with queued fair tasks */
         struct cpumask *fair_by_len;    /* [n]: CPUs with n queued fair tasks, n >= 1 */
+        int *fair_len_count;            /* [n]: how many CPUs fair_by_len[n] holds */
         uint32_t fair_by_len_cap;
         uint32_t fair_max_len;          /* the longest fair queue */
         struct cpupri cpupri;           /* CPUs by the priority of what they run */

@@ -74,9 +74,10 @@ void event_init(struct event *ev, event_fn fn)
         ev->slot = 0;
 }
 
-#define BIT_SET(map, b) ((map)[(b) / 64] |= UINT64_C(1) << ((b) % 64))
-#define BIT_CLEAR(map, b) ((map)[(b) / 64] &= ~(UINT64_C(1) << ((b) % 64)))
-#define BIT_TEST(map, b) (((map)[(b) / 64] >> ((b) % 64)) & 1)
+/* Bucket numbers are never negative here: unsigned division is a shift. */
+#define BIT_SET(map, b) ((map)[(uint32_t)(b) / 64] |= UINT64_C(1) << ((uint32_t)(b) % 64))
+#define BIT_CLEAR(map, b) ((map)[(uint32_t)(b) / 64] &= ~(UINT64_C(1) << ((uint32_t)(b) % 64)))
+#define BIT_TEST(map, b) (((map)[(uint32_t)(b) / 64] >> ((uint32_t)(b) % 64)) & 1)
 
 /* Chunks come from one array, by index, and go back to a free list whose
  * head is the chunk freed last, still warm in the cache. */
@@ -193,7 +194,7 @@ static int32_t next_nonempty(const struct eventq *q, uint32_t from)
         for (uint32_t k = 0; k <= q->nbuckets / 64; k++) {
                 if (bits)
                         return (int32_t)(w * 64 + (uint32_t)__builtin_ctzll(bits));
-                w = (w + 1) % (q->nbuckets / 64);
+                w = (w + 1) & (q->nbuckets / 64 - 1);  /* a power of two */
                 bits = q->nonempty[w];
         }
         return -1;

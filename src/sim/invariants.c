@@ -82,12 +82,25 @@ void sim_check_invariants(struct sim *sim)
                       "a waiting-task mask disagrees with its run queue", NULL);
                 CHECK(sim->rt_queued_prio[c] == (heap_size(&cpu->rt_rq) ? heap_peek_key(&cpu->rt_rq) : INT_MAX),
                       "a CPU's most urgent queued RT priority is out of date", NULL);
+                CHECK(heap_size(&cpu->fair_rq) == 0 ||
+                      (heap_size(&cpu->fair_rq) <= sim->fair_max_len &&
+                       cpumask_test(&sim->fair_by_len[heap_size(&cpu->fair_rq)], c)),
+                      "a CPU is not in the set for its fair queue's length", NULL);
                 if (sim->rcu.cpus) {
                         sum[0] += sim->rcu.cpus[c].flipctr[0];
                         sum[1] += sim->rcu.cpus[c].flipctr[1];
                 }
         }
         CHECK(cpupri_consistent(&sim->cpupri), "cpupri disagrees with the CPUs' ranks", NULL);
+        for (uint32_t n = 1; n < sim->fair_by_len_cap; n++) {
+                int in = 0;
+
+                for (int w = 0; w < CPUMASK_WORDS; w++)
+                        in += __builtin_popcountll(sim->fair_by_len[n].w[w]);
+                CHECK(in == sim->fair_len_count[n] && (n <= sim->fair_max_len || in == 0) &&
+                      (n != sim->fair_max_len || in > 0),
+                      "the CPU sets by fair queue length disagree with their counts", NULL);
+        }
         CHECK(sum[0] == sim->rcu.flipsum[0] && sum[1] == sim->rcu.flipsum[1],
               "flip-counter sums drifted from the per-CPU counters", NULL);
         CHECK(sim->rcu.memory_bytes >= 0 && sim->rcu.outstanding >= 0, "negative memory or callbacks", NULL);

@@ -60,6 +60,7 @@ void sched_finish(struct sim *sim)
         g_free(sim->resched);
         g_free(sim->rt_queued_prio);
         g_free(sim->fair_by_len);
+        g_free(sim->fair_len_count);
 }
 
 void sched_start(struct sim *sim)
@@ -83,33 +84,29 @@ void sched_start(struct sim *sim)
  * Scanning every CPU with queued fair tasks for the longest queue cost the
  * idle pull O(CPUs) (18% of the time at 1024 CPUs); kept per length, the
  * longest is at hand. */
-static bool cpus_in(const struct cpumask *m, int ncpus)
-{
-        for (int i = 0; i < (ncpus + 63) / 64; i++)
-                if (m->w[i])
-                        return true;
-        return false;
-}
-
 static void fair_len_changed(struct sim *sim, struct cpu *cpu, uint32_t old)
 {
         uint32_t n = heap_size(&cpu->fair_rq);
 
-        if (old)
+        if (old) {
                 cpumask_clear_cpu(&sim->fair_by_len[old], cpu->id);
+                sim->fair_len_count[old]--;
+        }
         if (n) {
                 if (n >= sim->fair_by_len_cap) {
-                        uint32_t cap = MAX(64, 2 * n);
+                        uint32_t cap = MAX(64, 2 * n), was = sim->fair_by_len_cap;
 
                         sim->fair_by_len = g_renew(struct cpumask, sim->fair_by_len, cap);
-                        memset(&sim->fair_by_len[sim->fair_by_len_cap], 0,
-                               (cap - sim->fair_by_len_cap) * sizeof(struct cpumask));
+                        sim->fair_len_count = g_renew(int, sim->fair_len_count, cap);
+                        memset(&sim->fair_by_len[was], 0, (cap - was) * sizeof(struct cpumask));
+                        memset(&sim->fair_len_count[was], 0, (cap - was) * sizeof(int));
                         sim->fair_by_len_cap = cap;
                 }
                 cpumask_set(&sim->fair_by_len[n], cpu->id);
+                sim->fair_len_count[n]++;
                 sim->fair_max_len = MAX(sim->fair_max_len, n);
         }
-        while (sim->fair_max_len && !cpus_in(&sim->fair_by_len[sim->fair_max_len], sim->ncpus))
+        while (sim->fair_max_len && !sim->fair_len_count[sim->fair_max_len])
                 sim->fair_max_len--;
 }
 
@@ -123,8 +120,8 @@ static struct cpu *busiest_fair(struct sim *sim, int self)
                 for (int i = 0; i < (sim->ncpus + 63) / 64; i++) {
                         uint64_t w = m->w[i];
 
-                        if (i == self / 64)
-                                w &= ~(UINT64_C(1) << (self % 64));
+                        if ((unsigned)i == CPUMASK_WORD(self))
+                                w &= ~CPUMASK_BIT(self);
                         if (w)
                                 return &sim->cpus[i * 64 + __builtin_ctzll(w)];
                 }
@@ -215,7 +212,8 @@ void sched_update_curr(struct sim *sim, struct cpu *cpu)
                         cpu->rt_time_ns += delta;
                 cpu->rt_ns += delta;
         } else {
-                t->vruntime += delta * NICE_0_WEIGHT / t->weight;
+                /* As calc_delta_fair(): nice 0 needs no division. */
+                t->vruntime += t->weight == NICE_0_WEIGHT ? delta : delta * NICE_0_WEIGHT / t->weight;
                 update_min_vruntime(cpu);
         }
 }
@@ -318,7 +316,7 @@ static int select_cpu_fair(struct sim *sim, struct task *t)
 
         if (task_allowed_on(t, last) && !sim->cpus[last].curr)
                 return last;
-        idle = cpumask_first_and(allowed_cpus(sim, t), &sim->idle);
+        idle = cpumask_first_and(allowed_cpus(sim, t), &sim->idle, sim->ncpus);
         if (idle >= 0)
                 return idle;
         if (task_allowed_on(t, last))
@@ -413,7 +411,7 @@ static void push_task(struct sim *sim, struct cpu *cpu, struct task *t)
         } else {
                 /* This CPU is busy (it just chose another task), so any idle
                  * CPU found is another one. */
-                target = cpumask_first_and(allowed_cpus(sim, t), &sim->idle);
+                target = cpumask_first_and(allowed_cpus(sim, t), &sim->idle, sim->ncpus);
                 if (target < 0 && must_move)
                         target = select_cpu_fair(sim, t);
         }
