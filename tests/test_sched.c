@@ -224,6 +224,61 @@ START_TEST(timed_event_changes_priority)
 }
 END_TEST
 
+/* Filled word by word: exactly CPUs 0 .. n - 1, at and across word edges;
+ * cpumask_full() tells that set from any other. */
+START_TEST(cpumask_fill_holds_exactly_the_first_n_cpus)
+{
+        static const int sizes[] = { 0, 1, 63, 64, 65, 127, 128, 129, 1000, SIM_MAX_CPUS };
+
+        for (size_t k = 0; k < G_N_ELEMENTS(sizes); k++) {
+                int n = sizes[k];
+                struct cpumask m;
+
+                cpumask_fill(&m, n);
+                for (int c = 0; c < SIM_MAX_CPUS; c++)
+                        ck_assert_msg(cpumask_test(&m, c) == (c < n), "n=%d cpu %d", n, c);
+                ck_assert(cpumask_full(&m, n));
+                if (n > 0) {
+                        ck_assert(!cpumask_full(&m, n - 1));
+                        cpumask_clear_cpu(&m, n - 1);
+                        ck_assert(!cpumask_full(&m, n));
+                }
+                if (n < SIM_MAX_CPUS)
+                        ck_assert(!cpumask_full(&m, n + 1));
+        }
+}
+END_TEST
+
+/* A task allowed everywhere is placed without reading its mask (any_cpu);
+ * narrowing its affinity must end that, widening it again restore it. */
+START_TEST(any_cpu_follows_affinity_changes)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=4\nduration=10ms\n"
+                                        "[task:t]\nprogram=loop { compute 100us; sleep 100us }\n"
+                                        "[task:pinned]\naffinity=2\nprogram=compute 1ms\n", "none", &sc);
+        struct task *t = find_task(sim, "t");
+        struct cpumask one, all;
+
+        ck_assert(t->any_cpu);
+        ck_assert(!find_task(sim, "pinned")->any_cpu);
+        cpumask_clear(&one);
+        cpumask_set(&one, 3);
+        cpumask_fill(&all, 4);
+        sim_run_until(sim, MS(1));
+        sched_set_affinity(sim, t, &one);
+        ck_assert(!t->any_cpu);
+        sim_run_until(sim, MS(5));
+        ck_assert_int_eq(t->cpu, 3);
+        sched_set_affinity(sim, t, &all);
+        ck_assert(t->any_cpu);
+        sim_run(sim);
+        ck_assert(sim_finish(sim, NULL));
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 /* The rank sets directly: highest rank first, the preferred CPU among
  * equals, skip, the floor, and masks; a CPU moved out of every set
  * (throttled) is never found. */
@@ -508,6 +563,8 @@ static Suite *sched_suite(void)
         tcase_add_test(place, most_urgent_tasks_run_across_cpus);
         tcase_add_test(place, placement_follows_priority_of_running_tasks);
         tcase_add_test(place, cpupri_finds_the_least_urgent_allowed_cpu);
+        tcase_add_test(place, cpumask_fill_holds_exactly_the_first_n_cpus);
+        tcase_add_test(place, any_cpu_follows_affinity_changes);
         tcase_add_test(thr, rt_throttling_leaves_time_to_fair_tasks);
         tcase_add_test(thr, no_throttling_by_default);
         tcase_add_test(thr, rt_runtime_share_lets_a_hog_starve_a_reader);

@@ -37,20 +37,27 @@ static inline bool cpumask_test(const struct cpumask *m, int cpu)
         return m->w[CPUMASK_WORD(cpu)] & CPUMASK_BIT(cpu);
 }
 
+/* Word @i of the set of CPUs 0 .. @ncpus - 1. */
+static inline uint64_t cpumask_fill_word(int i, int ncpus)
+{
+        int bits = ncpus - i * 64;
+
+        return bits >= 64 ? ~UINT64_C(0) : bits <= 0 ? 0 : (UINT64_C(1) << bits) - 1;
+}
+
 static inline void cpumask_fill(struct cpumask *m, int ncpus)
 {
-        cpumask_clear(m);
-        for (int c = 0; c < ncpus; c++)
-                cpumask_set(m, c);
+        for (int i = 0; i < CPUMASK_WORDS; i++)
+                m->w[i] = cpumask_fill_word(i, ncpus);
 }
 
 /* Does @m hold exactly the CPUs 0 .. @ncpus - 1? */
 static inline bool cpumask_full(const struct cpumask *m, int ncpus)
 {
-        struct cpumask all;
-
-        cpumask_fill(&all, ncpus);
-        return !memcmp(m, &all, sizeof(all));
+        for (int i = 0; i < CPUMASK_WORDS; i++)
+                if (m->w[i] != cpumask_fill_word(i, ncpus))
+                        return false;
+        return true;
 }
 
 static inline int cpumask_first(const struct cpumask *m)
