@@ -44,6 +44,21 @@ static inline int cpupri_rank(const struct cpupri *cp, int cpu)
         return cp->rank_of[cpu];
 }
 
+/* The lowest rank at or above @from whose set is not empty, or -1: to walk
+ * the sets from the most urgent rank up. */
+static inline int cpupri_next_rank(const struct cpupri *cp, int from)
+{
+        for (unsigned w = CPUMASK_WORD(from); from >= 0 && w < (CPUPRI_RANKS + 63) / 64; w++) {
+                uint64_t used = cp->used[w];
+
+                if (w == CPUMASK_WORD(from))
+                        used &= ~(CPUMASK_BIT(from) - 1);
+                if (used)
+                        return (int)(w * 64) + __builtin_ctzll(used);
+        }
+        return -1;
+}
+
 /* An allowed CPU other than @skip (or -1) whose rank is the highest and
  * above @above: @prefer if it is among them, else the lowest-numbered;
  * -1 if none. */

@@ -63,8 +63,8 @@ struct sim {
         struct cpumask idle;            /* CPUs running nothing */
         struct cpumask all_cpus;        /* what a task's any_cpu stands for */
         struct cpumask rt_waiting;      /* CPUs with queued RT-class tasks */
-        int *rt_queued_prio;            /* [cpu]: its most urgent queued RT priority, INT_MAX if
-                                         * none; the RT pull reads these, not each CPU's queue */
+        struct cpupri rt_queued;        /* CPUs by their most urgent queued RT task (in no set
+                                         * if none): the RT pull looks there, most urgent first */
         struct cpumask fair_waiting;    /* CPUs with queued fair tasks */
         struct cpumask *fair_by_len;    /* [n]: CPUs with n queued fair tasks, n >= 1 */
         int *fair_len_count;            /* [n]: how many CPUs fair_by_len[n] holds */

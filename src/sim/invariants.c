@@ -80,7 +80,8 @@ void sim_check_invariants(struct sim *sim)
                 CHECK(cpumask_test(&sim->rt_waiting, c) == (heap_size(&cpu->rt_rq) > 0) &&
                       cpumask_test(&sim->fair_waiting, c) == (heap_size(&cpu->fair_rq) > 0),
                       "a waiting-task mask disagrees with its run queue", NULL);
-                CHECK(sim->rt_queued_prio[c] == (heap_size(&cpu->rt_rq) ? heap_peek_key(&cpu->rt_rq) : INT_MAX),
+                CHECK(cpupri_rank(&sim->rt_queued, c) ==
+                      (heap_size(&cpu->rt_rq) ? heap_peek_key(&cpu->rt_rq) : CPUPRI_NONE),
                       "a CPU's most urgent queued RT priority is out of date", NULL);
                 CHECK(heap_size(&cpu->fair_rq) == 0 ||
                       (heap_size(&cpu->fair_rq) <= sim->fair_max_len &&
@@ -92,6 +93,7 @@ void sim_check_invariants(struct sim *sim)
                 }
         }
         CHECK(cpupri_consistent(&sim->cpupri), "cpupri disagrees with the CPUs' ranks", NULL);
+        CHECK(cpupri_consistent(&sim->rt_queued), "the CPUs by queued RT priority disagree with the queues", NULL);
         for (uint32_t n = 1; n < sim->fair_by_len_cap; n++) {
                 int in = 0;
 

@@ -33,16 +33,17 @@ void sched_init(struct sim *sim)
 {
         sim->cpus = g_new0(struct cpu, sim->ncpus);
         sim->resched = g_new0(int, sim->ncpus);
-        sim->rt_queued_prio = g_new(int, sim->ncpus);
         cpumask_fill(&sim->idle, sim->ncpus);
         cpumask_fill(&sim->all_cpus, sim->ncpus);
         cpupri_init(&sim->cpupri, sim->ncpus);
+        cpupri_init(&sim->rt_queued, sim->ncpus);
+        for (int c = 0; c < sim->ncpus; c++)
+                cpupri_set(&sim->rt_queued, c, CPUPRI_NONE);
         for (int c = 0; c < sim->ncpus; c++) {
                 struct cpu *cpu = &sim->cpus[c];
 
                 cpu->id = c;
                 heap_init(&cpu->rt_rq);
-                sim->rt_queued_prio[c] = INT_MAX;
                 heap_init(&cpu->fair_rq);
                 event_init(&cpu->tick_ev, tick_event);
                 cpu->rt_runtime_ns = sim->sc->rt_runtime_ns;
@@ -58,7 +59,6 @@ void sched_finish(struct sim *sim)
         }
         g_free(sim->cpus);
         g_free(sim->resched);
-        g_free(sim->rt_queued_prio);
         g_free(sim->fair_by_len);
         g_free(sim->fair_len_count);
 }
@@ -137,7 +137,7 @@ static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
 
                 heap_push(&cpu->rt_rq, &t->rq_node, t->prio, seq);
                 cpumask_set(&sim->rt_waiting, cpu->id);
-                sim->rt_queued_prio[cpu->id] = (int)heap_peek_key(&cpu->rt_rq);
+                cpupri_set(&sim->rt_queued, cpu->id, (int)heap_peek_key(&cpu->rt_rq));
         } else {
                 heap_push(&cpu->fair_rq, &t->rq_node, 0, t->vruntime);
                 cpu->fair_weight += t->weight;
@@ -153,7 +153,8 @@ static void dequeue(struct sim *sim, struct cpu *cpu, struct task *t)
                 heap_remove(&cpu->rt_rq, &t->rq_node);
                 if (!heap_size(&cpu->rt_rq))
                         cpumask_clear_cpu(&sim->rt_waiting, cpu->id);
-                sim->rt_queued_prio[cpu->id] = heap_size(&cpu->rt_rq) ? (int)heap_peek_key(&cpu->rt_rq) : INT_MAX;
+                cpupri_set(&sim->rt_queued, cpu->id,
+                           heap_size(&cpu->rt_rq) ? (int)heap_peek_key(&cpu->rt_rq) : CPUPRI_NONE);
         } else {
                 heap_remove(&cpu->fair_rq, &t->rq_node);
                 cpu->fair_weight -= t->weight;
@@ -474,6 +475,67 @@ static struct cpu *idle_pull_source(struct sim *sim, const struct cpu *cpu, stru
         return NULL;
 }
 
+/* @o's queued RT task that may run on @cpu with a priority value below
+ * @limit, the most urgent, the first in queue order among equals; NULL if
+ * none.  A queue's keys are its tasks' priorities. */
+static struct task *rt_pull_candidate(struct cpu *o, int cpu, int limit)
+{
+        struct task *best = NULL;
+
+        for (uint32_t i = 0; i < heap_size(&o->rt_rq); i++) {
+                const struct heap_slot *slot = heap_slot_at(&o->rt_rq, i);
+                struct task *t;
+
+                if (slot->key >= limit)
+                        continue;
+                t = rq_task(slot->node);
+                if (task_allowed_on(t, cpu)) {
+                        best = t;
+                        limit = t->prio;
+                }
+        }
+        return best;
+}
+
+/* The queued RT task to pull to @cpu: the most urgent one allowed there
+ * and more urgent than @local_rank, the lowest-numbered CPU's among
+ * equals (as a walk over every CPU in order finds it).  The CPUs are
+ * looked at by their most urgent queued task, most urgent first, so that
+ * usually the first one has it; a CPU whose queue starts at rank p holds
+ * nothing more urgent than p.  Its CPU in *@from; NULL if none. */
+static struct task *rt_pull_source(struct sim *sim, struct cpu *cpu, int local_rank, struct cpu **from)
+{
+        struct task *best = NULL;
+
+        for (int p = cpupri_next_rank(&sim->rt_queued, 0); p >= 0 && p < local_rank;
+             p = cpupri_next_rank(&sim->rt_queued, p + 1)) {
+                const struct cpumask *m = &sim->rt_queued.cpus[p];
+
+                if (best && p > best->prio)
+                        break;
+                for (int w = 0; w < (sim->ncpus + 63) / 64; w++) {
+                        for (uint64_t bits = m->w[w]; bits; bits &= bits - 1) {
+                                int c = w * 64 + __builtin_ctzll(bits);
+                                struct task *t;
+
+                                /* At best's rank only a lower CPU can still win. */
+                                if (best && p == best->prio && c > (*from)->id)
+                                        return best;
+                                if (c == cpu->id)
+                                        continue;
+                                t = rt_pull_candidate(&sim->cpus[c], cpu->id,
+                                                      !best ? local_rank
+                                                      : c < (*from)->id ? best->prio + 1 : best->prio);
+                                if (t) {
+                                        best = t;
+                                        *from = &sim->cpus[c];
+                                }
+                        }
+                }
+        }
+        return best;
+}
+
 static void pull(struct sim *sim, struct cpu *cpu)
 {
         struct task *local = peek_next(cpu);
@@ -482,33 +544,8 @@ static void pull(struct sim *sim, struct cpu *cpu)
         struct task *best = NULL;
         struct cpu *from = NULL;
 
-        if (!cpu->rt_throttled && cpumask_any_but(&sim->rt_waiting, cpu->id, sim->ncpus)) {
-                int c;
-
-                for_each_cpu(c, &sim->rt_waiting, sim->ncpus) {
-                        struct cpu *o = &sim->cpus[c];
-                        /* A queue's keys are its tasks' priorities: look
-                         * only at tasks that would win, and at no queue
-                         * whose most urgent task would not. */
-                        int limit = best ? best->prio : local_rank;
-
-                        if (o == cpu || sim->rt_queued_prio[c] >= limit)
-                                continue;
-                        for (uint32_t i = 0; i < heap_size(&o->rt_rq); i++) {
-                                const struct heap_slot *slot = heap_slot_at(&o->rt_rq, i);
-                                struct task *t;
-
-                                if (slot->key >= limit)
-                                        continue;
-                                t = rq_task(slot->node);
-                                if (task_allowed_on(t, cpu->id)) {
-                                        best = t;
-                                        from = o;
-                                        limit = t->prio;
-                                }
-                        }
-                }
-        }
+        if (!cpu->rt_throttled && cpumask_any_but(&sim->rt_waiting, cpu->id, sim->ncpus))
+                best = rt_pull_source(sim, cpu, local_rank, &from);
         if (!best && local_rank == PRIO_IDLE && cpumask_any_but(&sim->fair_waiting, cpu->id, sim->ncpus)) {
                 from = idle_pull_source(sim, cpu, &best);
         }
