@@ -93,6 +93,7 @@ struct sim {
         struct outfile *boost_out;
         struct outfile *timeline_out;
         struct outfile *trace_out;
+        double *wakeup_ranges;          /* the 1 us bin edges every periodic task's wakeup_hist shares */
         bool tracepoints;               /* the trace is ftrace text */
         bool timeline_on;               /* timeline_recording(timeline), set by sim_new() */
         struct timeline *timeline;      /* always set; records only with outputs */

@@ -64,8 +64,10 @@ void task_free(struct task *t)
                 latency_stat_finish(t->wakeup);
                 g_free(t->wakeup);
         }
-        if (t->wakeup_hist)
-                gsl_histogram_free(t->wakeup_hist);
+        if (t->wakeup_hist) {
+                g_free(t->wakeup_hist->bin);    /* the range is the sim's */
+                g_free(t->wakeup_hist);
+        }
         g_free(t);
 }
 

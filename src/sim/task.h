@@ -123,7 +123,8 @@ struct task {
         uint64_t activations;
         uint64_t overruns;              /* releases skipped because it ran late */
         struct latency_stat *wakeup;    /* periodic tasks: release -> first run */
-        gsl_histogram *wakeup_hist;     /* the same in 1 us buckets, as cyclictest -h (with outputs) */
+        gsl_histogram *wakeup_hist;     /* the same in 1 us buckets, as cyclictest -h (with outputs);
+                                         * its range is sim->wakeup_ranges, shared */
         uint64_t wakeup_overflows;      /* beyond the histogram's last bucket */
         sim_time_ns last_wakeup_ns;     /* cyclictest's "Act" */
         sim_time_ns sync_start_ns;
