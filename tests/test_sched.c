@@ -279,6 +279,57 @@ START_TEST(any_cpu_follows_affinity_changes)
 }
 END_TEST
 
+/* CPU 0 goes idle while CPUs 1 and 2 each have an RT task queued behind a
+ * more urgent one: the pull takes the more urgent of the two, and between
+ * equals the one on the lower-numbered CPU. */
+static const char *rt_pulled_from(const char *w2_sched)
+{
+        g_autofree char *text = g_strdup_printf(
+                HEAD(3, "20ms")
+                "[task:busy0]\nsched=fifo:90\naffinity=0\nprogram=compute 5ms\n"
+                "[task:hold1]\nsched=fifo:90\naffinity=1\nprogram=compute 50ms\n"
+                "[task:hold2]\nsched=fifo:90\naffinity=2\nprogram=compute 50ms\n"
+                "[task:w1]\nsched=fifo:30\naffinity=1\nstart=1ms\nprogram=compute 10ms\n"
+                "[task:w2]\nsched=%s\naffinity=2\nstart=1ms\nprogram=compute 10ms\n", w2_sched);
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(text, "none", &sc);
+        struct cpumask both;
+        const char *pulled = NULL;
+
+        sim_run_until(sim, MS(2));
+        ck_assert_int_eq(find_task(sim, "w1")->state, TASK_RUNNABLE);
+        ck_assert_int_eq(find_task(sim, "w2")->state, TASK_RUNNABLE);
+        /* Allowed on CPU 0 too, still queued where they are. */
+        cpumask_clear(&both);
+        cpumask_set(&both, 0);
+        cpumask_set(&both, 1);
+        sched_set_affinity(sim, find_task(sim, "w1"), &both);
+        cpumask_clear_cpu(&both, 1);
+        cpumask_set(&both, 2);
+        sched_set_affinity(sim, find_task(sim, "w2"), &both);
+        sim_run_until(sim, MS(6));
+        for (const char *const *n = (const char *const[]){ "w1", "w2", NULL }; *n; n++) {
+                struct task *t = find_task(sim, *n);
+
+                if (t->state == TASK_RUNNING && t->cpu == 0)
+                        pulled = *n;
+                else
+                        ck_assert_int_eq(t->state, TASK_RUNNABLE);
+        }
+        sim_free(sim);
+        scenario_free(sc);
+        ck_assert_msg(pulled, "nothing was pulled to the idle CPU");
+        return pulled;
+}
+
+START_TEST(rt_pull_takes_the_most_urgent_then_the_lowest_cpu)
+{
+        ck_assert_str_eq(rt_pulled_from("fifo:30"), "w1");     /* equals: CPU 1 before CPU 2 */
+        ck_assert_str_eq(rt_pulled_from("fifo:40"), "w2");     /* more urgent, on CPU 2 */
+        ck_assert_str_eq(rt_pulled_from("fifo:20"), "w1");
+}
+END_TEST
+
 /* The rank sets directly: highest rank first, the preferred CPU among
  * equals, skip, the floor, and masks; a CPU moved out of every set
  * (throttled) is never found. */
@@ -565,6 +616,7 @@ static Suite *sched_suite(void)
         tcase_add_test(place, cpupri_finds_the_least_urgent_allowed_cpu);
         tcase_add_test(place, cpumask_fill_holds_exactly_the_first_n_cpus);
         tcase_add_test(place, any_cpu_follows_affinity_changes);
+        tcase_add_test(place, rt_pull_takes_the_most_urgent_then_the_lowest_cpu);
         tcase_add_test(thr, rt_throttling_leaves_time_to_fair_tasks);
         tcase_add_test(thr, no_throttling_by_default);
         tcase_add_test(thr, rt_runtime_share_lets_a_hog_starve_a_reader);
