@@ -59,7 +59,7 @@ _rcuboost()
                         compopt -o filenames 2>/dev/null
                         return
                 fi ;;
-        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--window|-w|--trace-window|--set|--vary|--metric|-m|--case|--only)
+        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--cpu|--window|-w|--trace-window|--set|--vary|--metric|-m|--case|--only)
                 return ;;
         esac
         if [[ $cur == -* ]]; then

@@ -102,6 +102,9 @@ START_TEST(json_outputs_have_each_key_once)
                 /* every case as a ratio to the baseline measured beside it, on a named machine */
                 ck_assert(strlen(json_object_get_string_member(json_object_get_object_member(root, "machine"),
                                                                "cpu_model")) > 0);
+                /* baseline and case on one CPU, the first this process may use */
+                ck_assert_int_ge(json_object_get_int_member(json_object_get_object_member(root, "machine"),
+                                                            "pinned_cpu"), 0);
                 ck_assert_int_ge(json_array_get_length(results), 3);
                 for (guint i = 0; i < json_array_get_length(results); i++) {
                         JsonObject *c = json_array_get_object_element(results, i);
@@ -111,6 +114,15 @@ START_TEST(json_outputs_have_each_key_once)
                         ck_assert(g_str_has_prefix(json_object_get_string_member(c, "baseline_case"), "bare-heap"));
                 }
         }
+        /* A CPU it may not run on, or nonsense, is a usage error. */
+        r = run_cli("bench", "--quick", "--cpu", "100000", "--out", bench, NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "--cpu: CPU 100000 is not one this process may run on") != NULL, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("bench", "--quick", "--cpu", "-5", "--out", bench, NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "--cpu: expected") != NULL, "%s", r.err);
+        result_clear(&r);
 }
 END_TEST
 

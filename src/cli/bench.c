@@ -15,9 +15,15 @@
  * (../shared/bench/bare-heap.c: a 4-ary min-heap of (time, seq) keys, no
  * payload) on the null-event workload, run alternately with the case in
  * each repeat so that a change of load hits both.  Ratios are medians of
- * the per-repeat ratios.  Results go to DIR/bench.json and, with gnuplot,
+ * the per-repeat ratios.  Every child runs on one CPU (--cpu; the first
+ * this process may use by default): on a virtual machine whose CPUs run
+ * at different speeds, the baseline and the case would otherwise not see
+ * the same one.  Results go to DIR/bench.json and, with gnuplot,
  * DIR/scaling.png.
  */
+#define _GNU_SOURCE     /* sched_setaffinity */
+#include <sched.h>
+
 #include <gio/gio.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -251,7 +257,29 @@ static double load_average(void)
         return g_file_get_contents("/proc/loadavg", &s, NULL, NULL) ? g_ascii_strtod(s, NULL) : -1;
 }
 
-static gboolean write_json(const char *dir, struct result *res, int n, int repeat, GError **error)
+/* Pin this process, and so every child, to @cpu; -1: leave placement to
+ * the kernel.  By default (-2) the first CPU it may use.  The CPU pinned
+ * to, -1 if none, or -2 if @cpu may not be used. */
+static int pin_to_cpu(int cpu)
+{
+        cpu_set_t allowed, one;
+
+        if (cpu == -1)
+                return -1;
+        if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+                return -1;
+        if (cpu == -2) {
+                for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &allowed); cpu++)
+                        ;
+        }
+        if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed))
+                return -2;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        return sched_setaffinity(0, sizeof(one), &one) == 0 ? cpu : -2;
+}
+
+static gboolean write_json(const char *dir, struct result *res, int n, int repeat, int pinned, GError **error)
 {
         struct outfile *o = outfile_open(dir, "bench.json", error);
         FILE *f;
@@ -270,10 +298,11 @@ static gboolean write_json(const char *dir, struct result *res, int n, int repea
                 model_json = g_string_free(m, FALSE);
         }
         fprintf(f, "{\n  \"repeat\": %d,\n  \"statistic\": \"median\",\n"
-                "  \"machine\": {\"cpu_model\": \"%s\", \"online_cpus\": %d, \"load_average_1min\": %.2f},\n"
+                "  \"machine\": {\"cpu_model\": \"%s\", \"online_cpus\": %d, \"load_average_1min\": %.2f, "
+                "\"pinned_cpu\": %d},\n"
                 "  \"baseline\": \"bare 4-ary heap of (time, seq) keys on the null-event workload, run alternately "
                 "with each case; ratio = events_per_s / baseline_events_per_s, median of per-repeat ratios\",\n"
-                "  \"results\": [\n", repeat, model_json, g_get_num_processors(), load_average());
+                "  \"results\": [\n", repeat, model_json, g_get_num_processors(), load_average(), pinned);
         for (int i = 0; i < n; i++)
                 fprintf(f, "    {\"case\": \"%s\", \"series\": \"%s\", \"cpus\": %d, \"tasks\": %d, "
                         "\"events\": %.0f, \"events_per_s\": %.0f, \"baseline_case\": \"%s\", "
@@ -321,13 +350,14 @@ int cli_bench(int argc, char **argv)
 {
         g_autofree char *one = NULL;
         g_autofree char *out = NULL;
-        gint repeat = 5;
+        gint repeat = 5, cpu = G_MININT, pinned;     /* G_MININT: --cpu not given */
         gboolean quick = FALSE, quiet = FALSE;
         const GOptionEntry entries[] = {
                 { "repeat", 'r', 0, G_OPTION_ARG_INT, &repeat, "Runs per case; medians are reported (default 5)", "N" },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/bench)", "DIR" },
                 { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Fewer cases and repeats (for CI)", NULL },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors (results in bench.json)", NULL },
+                { "cpu", 0, 0, G_OPTION_ARG_INT, &cpu, "Run every case on CPU N (default: the first this process may use; -1: anywhere)", "N" },
                 { "case", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &one, "Run one case (internal)", "NAME" },
                 { NULL },
         };
@@ -355,6 +385,10 @@ int cli_bench(int argc, char **argv)
                 repeat = MIN(repeat, 3);
         if (!out)
                 out = g_strdup("out/bench");
+        if (cpu != G_MININT && cpu < -1)
+                return cli_usage_error(ctx, "--cpu: expected a CPU number, or -1");
+        if ((pinned = pin_to_cpu(cpu == G_MININT ? -2 : cpu)) == -2)
+                return cli_usage_error(ctx, "--cpu: CPU %d is not one this process may run on", cpu);
 
         g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
         int n = 0;
@@ -382,8 +416,8 @@ int cli_bench(int argc, char **argv)
 
         if (!quiet) {
                 printf("machine: %s, %d CPUs online, load average %.2f; ratios are to a bare 4-ary heap on the\n"
-                       "null-event workload, measured alternately in the same loop (bare-heap.c)\n",
-                       model, g_get_num_processors(), load_average());
+                       "null-event workload, measured alternately in the same loop (bare-heap.c)%s\n",
+                       model, g_get_num_processors(), load_average(), pinned >= 0 ? "; every run on one CPU" : "");
                 printf("%-20s %14s %10s %12s %14s %10s\n", "case", "events/s", "x bare", "wall (s)", "sim s/wall s",
                        "peak RSS");
         }
@@ -400,7 +434,7 @@ int cli_bench(int argc, char **argv)
                        res[i].ratio, res[i].wall_s, res[i].sim_per_wall, res[i].rss_kib / 1024);
                 fflush(stdout);
         }
-        if (!write_json(out, res, n, repeat, &e)) {
+        if (!write_json(out, res, n, repeat, pinned, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
                 status = EXIT_FAILED;
