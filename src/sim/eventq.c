@@ -112,7 +112,7 @@ static void chain_free(struct eventq *q, struct eventq_bucket *bk)
 
 static struct event **slot_ref(struct eventq *q, uint32_t slot)
 {
-        return &q->chunks[slot >> EVENTQ_CHUNK_SHIFT].ev[slot & EVENTQ_CHUNK_SLOTS];
+        return &q->chunks[EVENTQ_SLOT_CHUNK(slot)].ev[EVENTQ_SLOT_INDEX(slot)];
 }
 
 /* Slots used in chunk @c of @bk's chain. */

@@ -84,6 +84,8 @@ struct event {
 #define EVENTQ_OVERFLOW ((int32_t)EVENTQ_BUCKETS_MAX)
 #define EVENTQ_CHUNK_SHIFT 5
 #define EVENTQ_CHUNK_SLOTS ((1u << EVENTQ_CHUNK_SHIFT) - 1)     /* 31: a chunk is 256 bytes */
+#define EVENTQ_SLOT_INDEX(slot) ((slot) & ((1u << EVENTQ_CHUNK_SHIFT) - 1))   /* the index part of a slot */
+#define EVENTQ_SLOT_CHUNK(slot) ((slot) >> EVENTQ_CHUNK_SHIFT)                /* its chunk */
 #define EVENTQ_NIL 0u                            /* no chunk: chunk 0 is never used */
 
 struct eventq_chunk {
