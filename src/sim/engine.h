@@ -62,7 +62,6 @@ struct sim {
         int nresched;
         struct cpumask idle;            /* CPUs running nothing */
         struct cpumask all_cpus;        /* what a task's any_cpu stands for */
-        struct cpumask rt_waiting;      /* CPUs with queued RT-class tasks */
         struct cpupri rt_queued;        /* CPUs by their most urgent queued RT task (in no set
                                          * if none): the RT pull looks there, most urgent first */
         struct cpumask fair_waiting;    /* CPUs with queued fair tasks */

@@ -136,7 +136,6 @@ static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
                 int64_t seq = head ? --cpu->head_seq : ++cpu->tail_seq;
 
                 heap_push(&cpu->rt_rq, &t->rq_node, t->prio, seq);
-                cpumask_set(&sim->rt_waiting, cpu->id);
                 cpupri_set(&sim->rt_queued, cpu->id, (int)heap_peek_key(&cpu->rt_rq));
         } else {
                 heap_push(&cpu->fair_rq, &t->rq_node, 0, t->vruntime);
@@ -151,8 +150,6 @@ static void dequeue(struct sim *sim, struct cpu *cpu, struct task *t)
         /* The heap a task sits in follows its class at enqueue time. */
         if (t->rq_node.slot < cpu->rt_rq.n && cpu->rt_rq.v[t->rq_node.slot].node == &t->rq_node) {
                 heap_remove(&cpu->rt_rq, &t->rq_node);
-                if (!heap_size(&cpu->rt_rq))
-                        cpumask_clear_cpu(&sim->rt_waiting, cpu->id);
                 cpupri_set(&sim->rt_queued, cpu->id,
                            heap_size(&cpu->rt_rq) ? (int)heap_peek_key(&cpu->rt_rq) : CPUPRI_NONE);
         } else {
@@ -544,7 +541,7 @@ static void pull(struct sim *sim, struct cpu *cpu)
         struct task *best = NULL;
         struct cpu *from = NULL;
 
-        if (!cpu->rt_throttled && cpumask_any_but(&sim->rt_waiting, cpu->id, sim->ncpus))
+        if (!cpu->rt_throttled)
                 best = rt_pull_source(sim, cpu, local_rank, &from);
         if (!best && local_rank == PRIO_IDLE && cpumask_any_but(&sim->fair_waiting, cpu->id, sim->ncpus)) {
                 from = idle_pull_source(sim, cpu, &best);
