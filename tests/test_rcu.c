@@ -277,6 +277,62 @@ START_TEST(memory_that_would_overflow_stops_the_run)
 }
 END_TEST
 
+/* Readers leave in any order while others enter, past the list's growth
+ * and packing: the oracle must name exactly the oldest active reader.  A
+ * callback stamped just before it is safe; one stamped with its stamp (or
+ * later) is not. */
+START_TEST(oracle_tracks_the_oldest_reader_in_any_exit_order)
+{
+        enum { N = 300 };
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(1, "1ms") "[task:a]\nprogram=sleep 1ms\n", "none", &sc);
+        struct oracle o;
+        struct task *t = g_new0(struct task, N);
+        gsl_rng *rng = dist_rng_new(5, "oracle");
+        int64_t violations = 0;
+
+        oracle_init(&o);
+        for (int i = 0; i < N; i++)
+                t[i].name = "r";
+        for (int step = 0; step < 20000; step++) {
+                /* Mostly in, then mostly out, so the list both grows and empties. */
+                struct task *x = &t[gsl_rng_uniform_int(rng, N)];
+                bool filling = (step / 2000) % 2 == 0;
+                struct task *oldest = NULL;
+
+                if (x->rcu_nesting == 0 && (filling || gsl_rng_uniform(rng) < 0.3)) {
+                        x->rcu_nesting = 1;
+                        oracle_reader_enter(&o, x);
+                } else if (x->rcu_nesting == 1) {
+                        x->rcu_nesting = 0;
+                        oracle_reader_exit(&o, x);
+                }
+                for (int i = 0; i < N; i++)
+                        if (t[i].rcu_nesting && (!oldest || t[i].rcu_read_seq < oldest->rcu_read_seq))
+                                oldest = &t[i];
+                if (!oldest) {
+                        struct rcu_callback cb = { .stamp = oracle_stamp(&o) };
+
+                        ck_assert(oracle_check(&o, sim, &cb));
+                        continue;
+                }
+                struct rcu_callback before = { .stamp = oldest->rcu_read_seq - 1 };
+                struct rcu_callback at = { .stamp = oldest->rcu_read_seq };
+
+                ck_assert_msg(oracle_check(&o, sim, &before), "step %d", step);
+                ck_assert_msg(!oracle_check(&o, sim, &at), "step %d", step);
+                violations++;
+        }
+        ck_assert_int_eq(o.violations, violations);
+        ck_assert_int_gt(violations, 1000);
+        oracle_finish(&o);
+        gsl_rng_free(rng);
+        g_free(t);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 static Suite *rcu_suite(void)
 {
         Suite *s = suite_create("rcu");
@@ -296,6 +352,7 @@ static Suite *rcu_suite(void)
         tcase_add_test(mem, oom_without_stop_runs_to_the_end);
         tcase_add_test(oracle, oracle_fires_when_grace_periods_are_broken);
         tcase_add_test(oracle, oracle_silent_on_a_correct_engine);
+        tcase_add_test(oracle, oracle_tracks_the_oldest_reader_in_any_exit_order);
         tcase_add_test(oracle, memory_that_would_overflow_stops_the_run);
         suite_add_tcase(s, gp);
         suite_add_tcase(s, mem);

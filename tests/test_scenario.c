@@ -250,6 +250,31 @@ START_TEST(distributions_draw_what_they_say)
 }
 END_TEST
 
+/* Draws become nanoseconds by units_round_nonneg(): it must round as
+ * llround() does, or every result would move. */
+START_TEST(draws_round_as_llround)
+{
+        static const double edges[] = {
+                0, 0.49999999999999994, 0.5, 1.5, 2.5, 0x1.fffffffffffffp51, 0x1p52, 0x1p52 + 1,
+                0x1p53 - 1, 4503599627370495.5, 1e15 + 0.5, (double)UNITS_VALUE_MAX,
+        };
+        gsl_rng *rng = dist_rng_new(3, "round");
+
+        for (size_t i = 0; i < G_N_ELEMENTS(edges); i++)
+                ck_assert_msg(units_round_nonneg(edges[i]) == llround(edges[i]), "%a", edges[i]);
+        for (int k = 0; k < 200000; k++) {
+                /* Every binade from 2^-4 to 2^61, and the halves between integers. */
+                double v = ldexp(1 + gsl_rng_uniform(rng), k % 65 - 4);
+                double half = floor(v) + 0.5;
+
+                ck_assert_msg(units_round_nonneg(v) == llround(v), "%a", v);
+                if (half <= (double)UNITS_VALUE_MAX)
+                        ck_assert_msg(units_round_nonneg(half) == llround(half), "%a", half);
+        }
+        gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(streams_depend_on_seed_and_name_only)
 {
         gsl_rng *a = dist_rng_new(7, "reader.0"), *b = dist_rng_new(7, "reader.0");
@@ -279,6 +304,7 @@ static Suite *scenario_suite(void)
         tcase_add_test(values, set_overrides_are_applied_and_located);
         tcase_add_test(values, shipped_scenarios_load);
         tcase_add_test(values, distributions_draw_what_they_say);
+        tcase_add_test(values, draws_round_as_llround);
         tcase_add_test(values, streams_depend_on_seed_and_name_only);
         suite_add_tcase(s, errors);
         suite_add_tcase(s, values);

@@ -155,7 +155,7 @@ int64_t dist_sample(const struct dist *d, gsl_rng *rng)
                 return 0;
         if (v > (double)UNITS_VALUE_MAX)
                 return UNITS_VALUE_MAX;
-        return (int64_t)llround(v);
+        return units_round_nonneg(v);
 }
 
 double dist_mean(const struct dist *d)

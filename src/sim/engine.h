@@ -70,6 +70,7 @@ struct sim {
         uint32_t fair_by_len_cap;
         uint32_t fair_max_len;          /* the longest fair queue */
         struct cpupri cpupri;           /* CPUs by the priority of what they run */
+        int cpupri_stale;               /* a CPU whose rank schedule() has yet to set, or -1 */
         uint64_t migrations;
         struct event rt_period_ev;
 

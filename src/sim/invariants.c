@@ -91,6 +91,7 @@ void sim_check_invariants(struct sim *sim)
                         sum[1] += sim->rcu.cpus[c].flipctr[1];
                 }
         }
+        CHECK(sim->cpupri_stale == -1, "a switch left a CPU's rank unsettled", NULL);
         CHECK(cpupri_consistent(&sim->cpupri), "cpupri disagrees with the CPUs' ranks", NULL);
         CHECK(cpupri_consistent(&sim->rt_queued), "the CPUs by queued RT priority disagree with the queues", NULL);
         for (uint32_t n = 1; n < sim->fair_by_len_cap; n++) {

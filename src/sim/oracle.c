@@ -5,27 +5,56 @@
 
 void oracle_init(struct oracle *o)
 {
-        heap_init(&o->readers);
-        o->stamp = 0;
-        o->violations = 0;
-        o->details = g_ptr_array_new_with_free_func(g_free);
+        *o = (struct oracle){ .details = g_ptr_array_new_with_free_func(g_free) };
 }
 
 void oracle_finish(struct oracle *o)
 {
-        heap_finish(&o->readers);
+        g_free(o->readers);
         g_ptr_array_unref(o->details);
+}
+
+/* Make room at the end: pack the active readers to the front when at most
+ * half the slots hold one, else double; either costs O(1) per entry. */
+static void make_room(struct oracle *o)
+{
+        uint32_t n = 0;
+
+        if (o->cap == 0 || o->active > o->cap / 2) {
+                o->cap = o->cap ? 2 * o->cap : 64;
+                o->readers = g_renew(struct task *, o->readers, o->cap);
+                return;
+        }
+        for (uint32_t i = o->head; i < o->len; i++) {
+                if (o->readers[i]) {
+                        o->readers[n] = o->readers[i];
+                        o->readers[n]->oracle_slot = n;
+                        n++;
+                }
+        }
+        o->head = 0;
+        o->len = n;
 }
 
 void oracle_reader_enter(struct oracle *o, struct task *t)
 {
         t->rcu_read_seq = ++o->stamp;
-        heap_push(&o->readers, &t->oracle_node, (int64_t)t->rcu_read_seq, 0);
+        if (o->len == o->cap)
+                make_room(o);
+        t->oracle_slot = o->len;
+        o->readers[o->len++] = t;
+        o->active++;
 }
 
 void oracle_reader_exit(struct oracle *o, struct task *t)
 {
-        heap_remove(&o->readers, &t->oracle_node);
+        o->readers[t->oracle_slot] = NULL;
+        if (--o->active == 0) {
+                o->head = o->len = 0;
+                return;
+        }
+        while (!o->readers[o->head])
+                o->head++;
 }
 
 uint64_t oracle_stamp(struct oracle *o)
@@ -35,12 +64,10 @@ uint64_t oracle_stamp(struct oracle *o)
 
 gboolean oracle_check(struct oracle *o, struct sim *sim, const struct rcu_callback *cb)
 {
-        struct heap_node *n = heap_peek(&o->readers);
-        struct task *r;
+        struct task *r = o->active ? o->readers[o->head] : NULL;
 
-        if (!n || heap_peek_key(&o->readers) > (int64_t)cb->stamp)
+        if (!r || r->rcu_read_seq > cb->stamp)
                 return TRUE;
-        r = container_of(n, struct task, oracle_node);
         o->violations++;
         if (o->details->len < ORACLE_MAX_DETAILS)
                 g_ptr_array_add(o->details, g_strdup_printf(

@@ -3,10 +3,13 @@
  * No callback may run while a reader that began before its call_rcu() is
  * still inside its read-side critical section.  Every outermost
  * rcu_read_lock() and every call_rcu() takes a stamp from one counter, so
- * "began before" is exact even within one nanosecond; active readers sit in
- * a min-heap by stamp, and an invocation is safe iff the oldest active
- * reader's stamp is newer than the callback's.  O(log readers) per read
- * section, O(1) per callback.  Always on; never weaken it.
+ * "began before" is exact even within one nanosecond.  Stamps only grow, so
+ * active readers, listed as they enter, stay in stamp order wherever one
+ * leaves (its slot just empties): an invocation is safe iff the oldest
+ * active reader has a stamp newer than the callback's.  O(1) per read
+ * section (amortised) and per callback, and no other reader's task is
+ * touched on the way (a linked list wrote to its neighbours').  Always on;
+ * never weaken it.
  */
 #ifndef RCUBOOST_ORACLE_H
 #define RCUBOOST_ORACLE_H
@@ -14,7 +17,6 @@
 #include <glib.h>
 #include <stdint.h>
 
-#include "heap.h"
 
 struct sim;
 struct task;
@@ -23,7 +25,11 @@ struct rcu_callback;
 #define ORACLE_MAX_DETAILS 10
 
 struct oracle {
-        struct heap readers;    /* tasks in a critical section, by stamp */
+        struct task **readers;  /* [head, len): tasks in a critical section as they
+                                 * entered, NULL where one has left; readers[head]
+                                 * is active (the oldest) unless none is */
+        uint32_t head, len, cap;
+        uint32_t active;        /* non-NULL entries */
         uint64_t stamp;
         int64_t violations;
         GPtrArray *details;     /* first ORACLE_MAX_DETAILS reports (char *) */

@@ -153,7 +153,8 @@ void rcu_reader_begin(struct sim *sim, struct task *t)
 void rcu_reader_end(struct sim *sim, struct task *t)
 {
         oracle_reader_exit(&sim->oracle, t);
-        timeline_end(sim->timeline, sim->now, "cs", t->id);
+        if (sim->timeline_on)
+                timeline_end(sim->timeline, sim->now, "cs", t->id);
 }
 
 void rcu_reader_done(struct sim *sim, struct task *t)
@@ -230,9 +231,12 @@ static struct rcu_callback *cb_alloc(struct rcu *rcu)
 {
         struct rcu_callback *cb = rcu->pool;
 
-        if (cb)
+        /* The pool is freed to in bursts and taken from a call at a time,
+         * a grace period later: fetch the next one's link now. */
+        if (cb) {
                 rcu->pool = cb->next;
-        else
+                __builtin_prefetch(rcu->pool);
+        } else
                 cb = g_new(struct rcu_callback, 1);
         return cb;
 }
@@ -390,6 +394,9 @@ static struct step cb_thread_step(struct sim *sim, struct task *t)
         cb = cblist_pop(&rdp->done);
         if (!cb)
                 return (struct step){ STEP_WAIT, 0 };
+        /* Queued a grace period ago, long out of the cache: the next one
+         * is invoked at this thread's next step. */
+        __builtin_prefetch(rdp->done.head);
         rdp->inflight = cb;
         sim_charge_task(sim, t, COST_CALLBACK, 1, COST_PATH_CALLBACK);
         return (struct step){ STEP_COMPUTE, 0 };

@@ -36,6 +36,7 @@ void sched_init(struct sim *sim)
         cpumask_fill(&sim->idle, sim->ncpus);
         cpumask_fill(&sim->all_cpus, sim->ncpus);
         cpupri_init(&sim->cpupri, sim->ncpus);
+        sim->cpupri_stale = -1;
         cpupri_init(&sim->rt_queued, sim->ncpus);
         for (int c = 0; c < sim->ncpus; c++)
                 cpupri_set(&sim->rt_queued, c, CPUPRI_NONE);
@@ -272,7 +273,20 @@ static bool preempts(struct sim *sim, struct cpu *cpu, struct task *t)
  * task's priority or the CPU's throttling changes. */
 static void cpu_rank_changed(struct sim *sim, struct cpu *cpu)
 {
+        if (sim->cpupri_stale == cpu->id)
+                sim->cpupri_stale = -1;
         cpupri_set(&sim->cpupri, cpu->id, cpu->rt_throttled ? CPUPRI_NONE : cpu_rank(cpu));
+}
+
+/* While schedule() switches, the CPU runs nothing, but its rank in
+ * sim->cpupri is left as it was: most switches are between tasks of one
+ * rank, and going to idle and back would be two updates for none.  Whatever
+ * reads sim->cpupri first settles the stale rank, so it sees what an eager
+ * update would have shown. */
+static void cpupri_settle(struct sim *sim)
+{
+        if (sim->cpupri_stale >= 0)
+                cpu_rank_changed(sim, &sim->cpus[sim->cpupri_stale]);
 }
 
 /* @t's allowed CPUs as a mask: the shared one, in cache, when it may run anywhere. */
@@ -291,6 +305,7 @@ static int select_cpu_rt(struct sim *sim, struct task *t)
         if (task_allowed_on(t, last) && !sim->cpus[last].rt_throttled &&
             t->prio < cpu_rank(&sim->cpus[last]))
                 return last;
+        cpupri_settle(sim);
         best = cpupri_find(&sim->cpupri, allowed_cpus(sim, t), -1, last, -1);
         /* Only throttled CPUs allowed: stay where it was. */
         if (best < 0 && task_allowed_on(t, last))
@@ -405,6 +420,7 @@ static void push_task(struct sim *sim, struct cpu *cpu, struct task *t)
         int target = -1;
 
         if (task_is_rt(t)) {
+                cpupri_settle(sim);
                 target = cpupri_find(&sim->cpupri, allowed_cpus(sim, t), must_move ? -1 : t->prio, -1, cpu->id);
         } else {
                 /* This CPU is busy (it just chose another task), so any idle
@@ -589,7 +605,8 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                 sched_update_curr(sim, cpu);
                 burn_stop(sim, prev);
                 cpu->curr = NULL;
-                cpu_rank_changed(sim, cpu);
+                cpupri_settle(sim);
+                sim->cpupri_stale = cpu->id;
                 if (prev->state == TASK_RUNNING) {
                         /* Preempted: an RT task keeps its place at the head
                          * unless its RR slice ran out. */
@@ -637,6 +654,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         cpu->switching_out = NULL;
         cpu->switching_in = NULL;
         if (!next) {
+                cpu_rank_changed(sim, cpu);
                 cpumask_set(&sim->idle, cpu->id);
                 if (sim->timeline_on)
                         timeline_cpu(sim->timeline, sim->now, cpu->id, NULL);

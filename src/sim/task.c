@@ -1,6 +1,8 @@
 /* task.c - simulated tasks and the program interpreter; see task.h. */
 #include "task.h"
 
+#include <stddef.h>
+
 #include "engine.h"
 
 /* More zero-time steps than this at one instant is a runaway loop. */
@@ -8,6 +10,14 @@
 
 static void run_event(struct sim *sim, struct event *ev);
 static void timer_event(struct sim *sim, struct event *ev);
+
+/* task.h lays struct task out in 64-byte blocks: keep each where it says. */
+#define TASK_BLOCK_STARTS(field, block) \
+        G_STATIC_ASSERT(sizeof(void *) != 8 || offsetof(struct task, field) == (block) * 64)
+TASK_BLOCK_STARTS(overhead_ns, 1);
+TASK_BLOCK_STARTS(timer_ev, 2);
+TASK_BLOCK_STARTS(prog, 3);
+TASK_BLOCK_STARTS(policy_data, 4);
 
 static struct task *task_alloc(struct sim *sim, const char *name)
 {
@@ -19,7 +29,6 @@ static struct task *task_alloc(struct sim *sim, const char *name)
         t->boost_prio = PRIO_NONE;
         t->timeout_cpu = -1;
         heap_node_init(&t->rq_node);
-        heap_node_init(&t->oracle_node);
         event_init(&t->run_ev, run_event);
         event_init(&t->timer_ev, timer_event);
         t->waiter_link.data = t;
