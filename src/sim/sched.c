@@ -602,6 +602,10 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         cpu->need_resched = false;
         cpu->switching_out = prev;
         if (prev) {
+                /* A reader switched out tells its policy, below: fetch the
+                 * policy's state (its own allocation, long unread) meanwhile. */
+                if (prev->rcu_nesting > 0)
+                        __builtin_prefetch(prev->policy_data);
                 sched_update_curr(sim, cpu);
                 burn_stop(sim, prev);
                 cpu->curr = NULL;
@@ -675,6 +679,9 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         next->cpu = cpu->id;
         next->exec_start = sim->now;
         next->picked_at = sim->now;
+        /* Its next step, soon, draws from its generator (GSL's own
+         * allocation, long unread; NULL for a kernel thread: harmless). */
+        __builtin_prefetch(next->rng);
         next->overhead_ns += cpu->pending_overhead_ns;
         cpu->pending_overhead_ns = 0;
         if (next->rr_ticks_left <= 0)
