@@ -338,7 +338,7 @@ START_TEST(cpupri_finds_the_least_urgent_allowed_cpu)
         struct cpupri cp;
         struct cpumask all, odd;
 
-        cpupri_init(&cp, 70);
+        cpupri_init(&cp, 70, PRIO_IDLE);
         cpumask_fill(&all, 70);
         cpumask_clear(&odd);
         for (int c = 1; c < 70; c += 2)

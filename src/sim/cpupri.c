@@ -3,12 +3,12 @@
 
 #define USED_BIT(r) CPUMASK_BIT(r)      /* ranks are bits as CPUs are */
 
-void cpupri_init(struct cpupri *cp, int ncpus)
+void cpupri_init(struct cpupri *cp, int ncpus, int rank)
 {
         *cp = (struct cpupri){ .ncpus = ncpus };
         for (int c = 0; c < ncpus; c++) {
                 cp->rank_of[c] = CPUPRI_NONE;
-                cpupri_set(cp, c, PRIO_IDLE);
+                cpupri_set(cp, c, rank);
         }
 }
 

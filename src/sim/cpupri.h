@@ -28,8 +28,8 @@ struct cpupri {
         int ncpus;
 };
 
-/* Every CPU idle. */
-void cpupri_init(struct cpupri *cp, int ncpus);
+/* Every CPU at rank @rank (PRIO_IDLE: idle; CPUPRI_NONE: in no set). */
+void cpupri_init(struct cpupri *cp, int ncpus, int rank);
 void cpupri_move(struct cpupri *cp, int cpu, int to);
 
 /* Put @cpu in the set of rank @to (CPUPRI_NONE: in none). */

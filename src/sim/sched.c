@@ -35,11 +35,9 @@ void sched_init(struct sim *sim)
         sim->resched = g_new0(int, sim->ncpus);
         cpumask_fill(&sim->idle, sim->ncpus);
         cpumask_fill(&sim->all_cpus, sim->ncpus);
-        cpupri_init(&sim->cpupri, sim->ncpus);
+        cpupri_init(&sim->cpupri, sim->ncpus, PRIO_IDLE);
         sim->cpupri_stale = -1;
-        cpupri_init(&sim->rt_queued, sim->ncpus);
-        for (int c = 0; c < sim->ncpus; c++)
-                cpupri_set(&sim->rt_queued, c, CPUPRI_NONE);
+        cpupri_init(&sim->rt_queued, sim->ncpus, CPUPRI_NONE);
         for (int c = 0; c < sim->ncpus; c++) {
                 struct cpu *cpu = &sim->cpus[c];
 
@@ -522,27 +520,24 @@ static struct task *rt_pull_source(struct sim *sim, struct cpu *cpu, int local_r
 
         for (int p = cpupri_next_rank(&sim->rt_queued, 0); p >= 0 && p < local_rank;
              p = cpupri_next_rank(&sim->rt_queued, p + 1)) {
-                const struct cpumask *m = &sim->rt_queued.cpus[p];
+                int c;
 
                 if (best && p > best->prio)
                         break;
-                for (int w = 0; w < (sim->ncpus + 63) / 64; w++) {
-                        for (uint64_t bits = m->w[w]; bits; bits &= bits - 1) {
-                                int c = w * 64 + __builtin_ctzll(bits);
-                                struct task *t;
+                for_each_cpu(c, &sim->rt_queued.cpus[p], sim->ncpus) {
+                        struct task *t;
 
-                                /* At best's rank only a lower CPU can still win. */
-                                if (best && p == best->prio && c > (*from)->id)
-                                        return best;
-                                if (c == cpu->id)
-                                        continue;
-                                t = rt_pull_candidate(&sim->cpus[c], cpu->id,
-                                                      !best ? local_rank
-                                                      : c < (*from)->id ? best->prio + 1 : best->prio);
-                                if (t) {
-                                        best = t;
-                                        *from = &sim->cpus[c];
-                                }
+                        /* At best's rank only a lower CPU can still win. */
+                        if (best && p == best->prio && c > (*from)->id)
+                                return best;
+                        if (c == cpu->id)
+                                continue;
+                        t = rt_pull_candidate(&sim->cpus[c], cpu->id,
+                                              !best ? local_rank
+                                              : c < (*from)->id ? best->prio + 1 : best->prio);
+                        if (t) {
+                                best = t;
+                                *from = &sim->cpus[c];
                         }
                 }
         }
