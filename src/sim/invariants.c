@@ -39,7 +39,7 @@ static void dump_and_abort(struct sim *sim, const char *what, const struct task 
 void sim_check_invariants(struct sim *sim)
 {
         static const int every_large = 4096;
-        int64_t sum[2] = { 0, 0 }, readers = 0, queued = 0;
+        int64_t sum[2] = { 0, 0 }, readers = 0, queued = 0, readers_on_mutex = 0;
 
         if (sim->tasks->len > 200 && sim->q.fired % every_large)
                 return;
@@ -114,6 +114,7 @@ void sim_check_invariants(struct sim *sim)
                 CHECK(t->prio == expect, "effective priority is not min(normal, boost, inherited)", t);
                 CHECK(t->rcu_nesting >= 0, "negative read-side nesting", t);
                 readers += t->rcu_nesting > 0;
+                readers_on_mutex += t->rcu_nesting > 0 && t->blocked_on;
                 if (t->rcu_blocked_node) {
                         CHECK(t->rcu_nesting > 0, "a task on blkd_tasks is outside its critical section", t);
                         queued++;
@@ -132,6 +133,8 @@ void sim_check_invariants(struct sim *sim)
                 for (const struct task *o = t; o && o->blocked_on; o = o->blocked_on->owner)
                         CHECK(++steps <= (int)sim->tasks->len, "a cycle in the priority-inheritance chain", t);
         }
+        CHECK(readers_on_mutex == sim->rcu.readers_on_mutex,
+              "the count of readers waiting for a mutex is out of date", NULL);
         if (sim->rcu.cpus)
                 CHECK(sum[0] + sum[1] == readers, "flip counters do not add up to the readers inside", NULL);
         for (int i = 0; i < rcu_tree_nleaves(sim); i++) {

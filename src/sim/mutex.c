@@ -89,6 +89,9 @@ bool mutex_lock(struct sim *sim, struct mutex *m, struct task *t)
                 }
         }
         t->blocked_on = m;
+        /* Its nesting cannot change until it runs again, after the wait. */
+        if (t->rcu_nesting > 0)
+                sim->rcu.readers_on_mutex++;
         t->waiter_link.data = t;
         enqueue_waiter(m, t);
         /* The new waiter may lend its priority along the chain. */
@@ -108,6 +111,8 @@ void mutex_unlock(struct sim *sim, struct mutex *m, struct task *t)
         if (w) {
                 g_queue_unlink(&m->waiters, &w->waiter_link);
                 w->blocked_on = NULL;
+                if (w->rcu_nesting > 0)
+                        sim->rcu.readers_on_mutex--;
                 take(m, w);
                 /* The new owner inherits from the waiters still queued. */
                 sched_update_prio(sim, w);

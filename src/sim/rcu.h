@@ -135,6 +135,10 @@ struct rcu {
         int64_t peak_memory_bytes;
         int64_t outstanding;            /* callbacks registered, not invoked */
         int sync_waiting;               /* tasks in synchronize_rcu() */
+        /* Tasks waiting for a mutex inside a read-side critical section:
+         * rcu_check_deadlock() has nothing to look for while there are
+         * none.  (In the padding after sync_waiting: no layout change.) */
+        int readers_on_mutex;
         /* rcutorture-style failures: waits longer than [rcu] stall_threshold. */
         int64_t gp_over_threshold;
         int64_t cb_over_threshold;
