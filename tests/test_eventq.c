@@ -1,5 +1,6 @@
 /* Event queue and heap: ordering by (time, sequence), cancel, reschedule. */
 #include <check.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdbool.h>
@@ -263,6 +264,18 @@ static gint rec_cmp(gconstpointer a, gconstpointer b, gpointer unused)
         return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* @n events at times in [0, @span) ns, in @q and in the reference @ref. */
+static void populate(struct eventq *q, struct rec *r, GSequenceIter **where, GSequence *ref,
+                     gsl_rng *rng, int n, unsigned long span)
+{
+        eventq_init(q);
+        recs_init(r, n);
+        for (int i = 0; i < n; i++) {
+                eventq_schedule(q, &r[i].ev, (int64_t)gsl_rng_uniform_int(rng, span));
+                where[i] = g_sequence_insert_sorted(ref, &r[i], rec_cmp, NULL);
+        }
+}
+
 START_TEST(dense_instants_agree_with_a_reference)
 {
         enum { N = 20000 };
@@ -277,12 +290,7 @@ START_TEST(dense_instants_agree_with_a_reference)
         uint64_t pops = 0;
 
         gsl_rng_set(rng, 11);
-        eventq_init(&q);
-        recs_init(r, N);
-        for (int i = 0; i < N; i++) {
-                eventq_schedule(&q, &r[i].ev, (int64_t)gsl_rng_uniform_int(rng, 300));
-                where[i] = g_sequence_insert_sorted(ref, &r[i], rec_cmp, NULL);
-        }
+        populate(&q, r, where, ref, rng, N, 300);
         for (int step = 0; step < 150000; step++) {
                 double u = gsl_rng_uniform(rng);
 
@@ -359,6 +367,49 @@ START_TEST(dense_instants_agree_with_a_reference)
 }
 END_TEST
 
+/* Many short waits and a long tail of sleeps, as at 1,024 CPUs: sized by
+ * the pending events' mean lead alone, the calendar would send about one
+ * event in twelve through the overflow heap.  It doubles instead, once,
+ * and stays in order. */
+START_TEST(far_sleepers_widen_the_calendar)
+{
+        enum { N = 8000 };
+        struct eventq q;
+        struct rec *r = g_new0(struct rec, N);
+        GSequenceIter **where = g_new0(GSequenceIter *, N);
+        GSequence *ref = g_sequence_new(NULL);
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_taus2);
+        uint32_t most = 0;
+
+        gsl_rng_set(rng, 5);
+        populate(&q, r, where, ref, rng, N, 200000);
+        for (int step = 0; step < 200000; step++) {
+                struct rec *want = g_sequence_get(g_sequence_get_begin_iter(ref));
+                struct event *ev = eventq_pop(&q);
+                int64_t lead;
+
+                ck_assert_msg(ev == &want->ev, "popped %d at %" G_GINT64_FORMAT ", expected %d at %"
+                              G_GINT64_FORMAT, ev ? container_of(ev, struct rec, ev)->id : -1,
+                              ev ? ev->when : -1, want->id, want->ev.when);
+                g_sequence_remove(where[want->id]);
+                /* A compute of up to 2 us, or a sleep of 200 us on average. */
+                lead = gsl_rng_uniform(rng) < 0.7 ? (int64_t)gsl_rng_uniform_int(rng, 2000)
+                     : (int64_t)gsl_ran_exponential(rng, 200000.0);
+                eventq_schedule(&q, ev, ev->when + lead);
+                where[want->id] = g_sequence_insert_sorted(ref, want, rec_cmp, NULL);
+                most = MAX(most, q.nbuckets);
+        }
+        /* A bucket per pending event would be 8,192. */
+        ck_assert_uint_eq(most, 16384);
+        ck_assert_uint_eq(q.nbuckets, 16384);
+        eventq_finish(&q);
+        gsl_rng_free(rng);
+        g_sequence_free(ref);
+        g_free(where);
+        g_free(r);
+}
+END_TEST
+
 static Suite *eventq_suite(void)
 {
         Suite *s = suite_create("eventq");
@@ -371,6 +422,7 @@ static Suite *eventq_suite(void)
         tcase_add_test(tc, random_operations_keep_total_order);
         tcase_add_test(tc, calendar_agrees_with_a_reference);
         tcase_add_test(tc, dense_instants_agree_with_a_reference);
+        tcase_add_test(tc, far_sleepers_widen_the_calendar);
         suite_add_tcase(s, tc);
         tc = tcase_create("stats");
         tcase_add_test(tc, histogram_bins_match_gsl_search);

@@ -124,6 +124,7 @@ struct eventq {
         sim_time_ns checked_at;         /* last_pop when the width was last looked at */
         uint64_t pops_since_check;
         int wanted;                     /* the width that look asked for */
+        uint32_t migrated;              /* events in from the overflow since then */
         int64_t next_seq;
         uint64_t fired;                 /* events handed out by eventq_pop() */
         struct event *last;             /* the fired event at the root, if any */
