@@ -266,8 +266,10 @@ static int pin_to_cpu(int cpu)
 
         if (cpu == -1)
                 return -1;
+        /* Unknown affinity: by default run unpinned (and say so); a CPU
+         * asked for by number cannot be checked, so it is refused. */
         if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
-                return -1;
+                return cpu == -2 ? -1 : -2;
         if (cpu == -2) {
                 for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &allowed); cpu++)
                         ;
