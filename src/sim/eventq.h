@@ -10,8 +10,9 @@
  * cancelling is O(log n).  Nothing here allocates per event.
  *
  * Only the near future is sorted.  Events due at or after `base` wait in a
- * calendar of buckets of 2^k ns (about one bucket per pending event, 4,096
- * to 65,536 of them), or beyond its reach in an overflow heap; when
+ * calendar of buckets of 2^k ns (about one bucket per pending event, up to
+ * two while many come back from beyond its reach; 4,096 to 65,536 of
+ * them), or beyond its reach in an overflow heap; when
  * nothing before `base` is left, the next bucket is poured.  A bucket is a
  * chain of chunks of event pointers, appended at its tail, and events
  * often arrive in (time, sequence) order -- always in a bucket 1 ns wide,
