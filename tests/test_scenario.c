@@ -1,5 +1,6 @@
 /* Scenario loader and program parser: every error class names file, line
  * and key; valid files load with the documented defaults. */
+#include <gsl/gsl_randist.h>
 #include <math.h>
 
 #include "testutil.h"
@@ -275,6 +276,80 @@ START_TEST(draws_round_as_llround)
 }
 END_TEST
 
+/* GSL's own exponential draw, rounded as dist_sample() documents. */
+static int64_t gsl_exponential_units(gsl_rng *rng, double mu)
+{
+        double v = gsl_ran_exponential(rng, mu);
+
+        if (!(v > 0))
+                return 0;
+        return v > (double)UNITS_VALUE_MAX ? UNITS_VALUE_MAX : llround(v);
+}
+
+/* A generator that returns the u it is given: the state is that double. */
+static void given_u_set(void *state, unsigned long seed)
+{
+        *(double *)state = (double)(seed % 2);
+}
+static unsigned long given_u_get(void *state)
+{
+        return (unsigned long)(*(double *)state * 4294967296.0);
+}
+static double given_u_get_double(void *state)
+{
+        return *(double *)state;
+}
+static const gsl_rng_type given_u_type = {
+        "given-u", 0xffffffffUL, 0, sizeof(double), given_u_set, given_u_get, given_u_get_double,
+};
+
+/* dist_sample() draws exp() with log(1 - u) instead of GSL's log1p(-u) and
+ * falls back to GSL's formula near a rounding edge: every draw must still
+ * be GSL's, with the stream advanced by exactly one uniform per draw. */
+START_TEST(exponential_draws_are_gsls)
+{
+        gsl_rng *ours = dist_rng_new(11, "exp"), *gsls = dist_rng_new(11, "exp");
+        gsl_rng *given = gsl_rng_alloc(&given_u_type);
+        int edges = 0;
+
+        /* Real streams, means from 1 ns to 10^15 ns and the cap beyond. */
+        for (int k = 0; k < 400000; k++) {
+                double mu = ldexp(1 + (k % 7) / 7.0, k % 64);
+                struct dist d = { .kind = DIST_EXP, .a = mu };
+
+                ck_assert_int_eq(dist_sample(&d, ours), gsl_exponential_units(gsls, mu));
+        }
+        ck_assert_uint_eq(gsl_rng_get(ours), gsl_rng_get(gsls));
+
+        /* Hand-made edges: for u where log() and log1p() differ, the means
+         * that put one product on either side of k + 0.5 ns. */
+        for (uint32_t i = 1; i < 200000 && edges < 50; i++) {
+                double u = (double)(i * 2654435761u) / 4294967296.0;
+                double l1 = -log1p(-u), l2 = -log(1 - u);
+
+                if (l1 == l2)
+                        continue;
+                for (double half = 0.5; half < 1e9; half = half * 10 + 0.5) {
+                        double mu = half / l1;
+
+                        for (int step = 0; step < 8; step++, mu = nextafter(mu, 0)) {
+                                struct dist d = { .kind = DIST_EXP, .a = mu };
+
+                                if (llround(mu * l1) == llround(mu * l2))
+                                        continue;
+                                edges++;
+                                *(double *)given->state = u;
+                                ck_assert_int_eq(dist_sample(&d, given), gsl_exponential_units(given, mu));
+                        }
+                }
+        }
+        ck_assert_int_gt(edges, 0);
+        gsl_rng_free(given);
+        gsl_rng_free(ours);
+        gsl_rng_free(gsls);
+}
+END_TEST
+
 START_TEST(streams_depend_on_seed_and_name_only)
 {
         gsl_rng *a = dist_rng_new(7, "reader.0"), *b = dist_rng_new(7, "reader.0");
@@ -305,6 +380,7 @@ static Suite *scenario_suite(void)
         tcase_add_test(values, shipped_scenarios_load);
         tcase_add_test(values, distributions_draw_what_they_say);
         tcase_add_test(values, draws_round_as_llround);
+        tcase_add_test(values, exponential_draws_are_gsls);
         tcase_add_test(values, streams_depend_on_seed_and_name_only);
         suite_add_tcase(s, errors);
         suite_add_tcase(s, values);
