@@ -144,19 +144,12 @@ static int64_t draw_to_units(double v)
  * and that one (about 1 draw in 10^5 at 5 ms) is computed as GSL does. */
 static int64_t exponential_units(double mu, gsl_rng *rng)
 {
-        double u = gsl_rng_uniform(rng);
-        double w = 1.0 - u;
+        double u = gsl_rng_uniform(rng), w = 1.0 - u;
+        double v = -mu * log(w);
 
-        if (1.0 - w == u) {
-                double v = -mu * log(w);
-
-                if (v < 0x1p52) {
-                        int64_t n = (int64_t)v;
-
-                        if (fabs(v - (double)n - 0.5) > v * 0x1p-40)
-                                return draw_to_units(v);
-                }
-        }
+        /* v < 2^52 first: the cast below is then exact and in range. */
+        if (1.0 - w == u && v < 0x1p52 && fabs(v - (double)(int64_t)v - 0.5) > v * 0x1p-40)
+                return draw_to_units(v);
         return draw_to_units(-mu * log1p(-u));
 }
 
