@@ -36,6 +36,8 @@ void eventq_init(struct eventq *q)
         q->free_chunk = EVENTQ_NIL;
         q->scratch = NULL;
         q->scratch_cap = 0;
+        q->sort_keys = NULL;
+        q->sort_keys_cap = 0;
         q->nonempty = g_new0(uint64_t, EVENTQ_BUCKETS_MAX / 64);
         q->disordered = g_new0(uint64_t, EVENTQ_BUCKETS_MAX / 64);
         q->listed = 0;
@@ -60,6 +62,7 @@ void eventq_finish(struct eventq *q)
         g_clear_pointer(&q->buckets, g_free);
         g_clear_pointer(&q->chunks, g_free);
         g_clear_pointer(&q->scratch, g_free);
+        g_clear_pointer(&q->sort_keys, g_free);
         g_clear_pointer(&q->nonempty, g_free);
         g_clear_pointer(&q->disordered, g_free);
 }
@@ -260,15 +263,6 @@ static struct event **gather_chain(struct event **to, const struct eventq *q,
         return to;
 }
 
-static int by_time(const void *a, const void *b)
-{
-        const struct event *x = *(struct event *const *)a, *y = *(struct event *const *)b;
-
-        if (x->when != y->when)
-                return x->when < y->when ? -1 : 1;
-        return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 /* Room for @n event pointers, kept from one resize to the next: on a
  * large queue fresh pages cost more than the resize's own work. */
 static struct event **scratch(struct eventq *q, uint64_t n)
@@ -425,27 +419,64 @@ static bool narrow_for(struct eventq *q, const struct eventq_bucket *bk)
         return true;
 }
 
+/* An event's keys, copied out for sorting. */
+struct eventq_sort_key {
+        sim_time_ns when;
+        int64_t seq;
+        struct event *ev;
+};
+
+static int by_key(const void *a, const void *b)
+{
+        const struct eventq_sort_key *x = a, *y = b;
+
+        if (x->when != y->when)
+                return x->when < y->when ? -1 : 1;
+        return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static inline bool key_after(const struct eventq_sort_key *x, const struct eventq_sort_key *y)
+{
+        return x->when > y->when || (x->when == y->when && x->seq > y->seq);
+}
+
 /* Sort @bk's chain in (time, sequence) order where it stands: its live
  * events packed from the head chunk's first slot, the chunks left over
- * freed.  By insertion, which costs a step per event and per pair out of
- * order: a bucket holds about eight events, or else mostly arrivals in
- * order (every CPU's tick) with a few others among them. */
+ * freed.  The keys are copied out first: the events are long unread, and
+ * loads in one pass with nothing between them overlap their misses, where
+ * the comparisons of a sort would wait for each in turn.  By insertion,
+ * which costs a step per event and per pair out of order: a bucket holds
+ * about eight events, or else mostly arrivals in order (every CPU's tick)
+ * with a few others among them. */
 static void chain_sort(struct eventq *q, struct eventq_bucket *bk)
 {
-        struct event **tmp = scratch(q, bk->live);
-        uint32_t n = (uint32_t)(gather_chain(tmp, q, bk, 0) - tmp);
-        uint32_t c = bk->head, i = 0, rest;
+        struct eventq_sort_key *key;
+        uint32_t c = bk->head, i = 0, n = 0, rest;
 
+        if (bk->live > q->sort_keys_cap) {
+                q->sort_keys_cap = MAX(bk->live, 2 * q->sort_keys_cap);
+                g_free(q->sort_keys);
+                q->sort_keys = g_new(struct eventq_sort_key, q->sort_keys_cap);
+        }
+        key = q->sort_keys;
+        for (uint32_t k = bk->head; k != EVENTQ_NIL; k = q->chunks[k].next) {
+                for (uint32_t j = 0; j < chunk_end(bk, k); j++) {
+                        struct event *ev = q->chunks[k].ev[j];
+
+                        if (ev)
+                                key[n++] = (struct eventq_sort_key){ ev->when, ev->seq, ev };
+                }
+        }
         if (n > 256) {
-                qsort(tmp, n, sizeof(*tmp), by_time);
+                qsort(key, n, sizeof(*key), by_key);
         } else {
                 for (uint32_t k = 1; k < n; k++) {
-                        struct event *ev = tmp[k];
+                        struct eventq_sort_key x = key[k];
                         uint32_t m = k;
 
-                        for (; m && by_time(&tmp[m - 1], &ev) > 0; m--)
-                                tmp[m] = tmp[m - 1];
-                        tmp[m] = ev;
+                        for (; m && key_after(&key[m - 1], &x); m--)
+                                key[m] = key[m - 1];
+                        key[m] = x;
                 }
         }
         for (uint32_t k = 0; k < n; k++, i++) {
@@ -453,8 +484,8 @@ static void chain_sort(struct eventq *q, struct eventq_bucket *bk)
                         c = q->chunks[c].next;
                         i = 0;
                 }
-                q->chunks[c].ev[i] = tmp[k];
-                tmp[k]->slot = c << EVENTQ_CHUNK_SHIFT | i;
+                q->chunks[c].ev[i] = key[k].ev;
+                key[k].ev->slot = c << EVENTQ_CHUNK_SHIFT | i;
         }
         rest = q->chunks[c].next;
         if (rest != EVENTQ_NIL) {
@@ -465,8 +496,8 @@ static void chain_sort(struct eventq *q, struct eventq_bucket *bk)
         bk->tail = c;
         bk->fill = i;
         bk->live = n;
-        bk->tail_when = tmp[n - 1]->when;
-        bk->tail_seq = tmp[n - 1]->seq;
+        bk->tail_when = key[n - 1].when;
+        bk->tail_seq = key[n - 1].seq;
 }
 
 /* Bucket @j, due next, leaves the calendar whole, as the run: sorted

@@ -103,6 +103,8 @@ struct eventq_bucket {
         int64_t tail_seq;               /* appending need not look at it */
 };
 
+struct eventq_sort_key;
+
 struct eventq {
         struct heap heap;               /* events due before base ... */
         struct eventq_bucket run;       /* ... and more of them, in order, from run_pos */
@@ -114,6 +116,8 @@ struct eventq {
         uint32_t free_chunk;            /* head of the free list, or EVENTQ_NIL */
         struct event **scratch;         /* resize()'s, kept for the next one */
         uint64_t scratch_cap;
+        struct eventq_sort_key *sort_keys;      /* chain_sort()'s, likewise */
+        uint32_t sort_keys_cap;
         uint64_t *nonempty;             /* bitmap of non-empty buckets */
         uint64_t *disordered;           /* bitmap of buckets not in (time, seq) order */
         uint64_t listed;                /* events in buckets or the run */
