@@ -125,37 +125,48 @@ static uint32_t chunk_end(const struct eventq_bucket *bk, uint32_t c)
         return c == bk->tail ? bk->fill : EVENTQ_CHUNK_SLOTS;
 }
 
-/* Appending is O(1) and reads no other event: each bucket keeps its last
- * arrival's keys.  Events often arrive in (time, sequence) order (always
- * so in a bucket 1 ns wide), and a bucket that stayed in order is poured
- * whole as the run without being looked at; the first event out of order
- * marks it disordered.  The last arrival may have been cancelled since:
- * its keys still bound those before it, so the mark stays safe. */
-static void bucket_add(struct eventq *q, int32_t b, struct event *ev)
+/* Append @ev at @bk's tail: O(1), and reads no other event. */
+static inline void chain_append(struct eventq *q, struct eventq_bucket *bk, struct event *ev)
 {
-        struct eventq_bucket *bk = &q->buckets[b];
-
         if (bk->head == EVENTQ_NIL) {
                 bk->head = bk->tail = chunk_alloc(q);
-                BIT_SET(q->nonempty, b);
-        } else {
-                if (ev->when < bk->tail_when || (ev->when == bk->tail_when && ev->seq < bk->tail_seq))
-                        BIT_SET(q->disordered, b);
-                if (bk->fill == EVENTQ_CHUNK_SLOTS) {
-                        uint32_t c = chunk_alloc(q);
+        } else if (bk->fill == EVENTQ_CHUNK_SLOTS) {
+                uint32_t c = chunk_alloc(q);
 
-                        q->chunks[bk->tail].next = c;
-                        bk->tail = c;
-                        bk->fill = 0;
-                }
+                q->chunks[bk->tail].next = c;
+                bk->tail = c;
+                bk->fill = 0;
         }
-        ev->bucket = b;
         ev->slot = bk->tail << EVENTQ_CHUNK_SHIFT | bk->fill;
         q->chunks[bk->tail].ev[bk->fill++] = ev;
         bk->live++;
         bk->tail_when = ev->when;
         bk->tail_seq = ev->seq;
         q->listed++;
+}
+
+/* Would @ev, appended to @bk, come after every event in it? */
+static inline bool after_tail(const struct eventq_bucket *bk, const struct event *ev)
+{
+        return ev->when > bk->tail_when || (ev->when == bk->tail_when && ev->seq > bk->tail_seq);
+}
+
+/* Each bucket keeps its last arrival's keys.  Events often arrive in
+ * (time, sequence) order (always so in a bucket 1 ns wide), and a bucket
+ * that stayed in order is poured whole as the run without being looked
+ * at; the first event out of order marks it disordered.  The last arrival
+ * may have been cancelled since: its keys still bound those before it, so
+ * the mark stays safe. */
+static void bucket_add(struct eventq *q, int32_t b, struct event *ev)
+{
+        struct eventq_bucket *bk = &q->buckets[b];
+
+        if (bk->head == EVENTQ_NIL)
+                BIT_SET(q->nonempty, b);
+        else if (!after_tail(bk, ev))
+                BIT_SET(q->disordered, b);
+        ev->bucket = b;
+        chain_append(q, bk, ev);
 }
 
 /* Events in the run keep the number of the bucket they came from; they
@@ -214,7 +225,17 @@ static uint64_t npending(const struct eventq *q)
 static void place(struct eventq *q, struct event *ev)
 {
         if (ev->when < q->base) {
-                heap_push(&q->heap, &ev->node, ev->when, ev->seq);
+                /* Due after everything in the run (e.g. a burn of a few us
+                 * that starts now), it joins the run's tail, in order, and
+                 * is popped from there without a sift in and a sift out.
+                 * Its bucket number only says it is listed: the run is
+                 * told apart by the time (bucket_del()). */
+                if (!q->run.live || after_tail(&q->run, ev)) {
+                        ev->bucket = 0;
+                        chain_append(q, &q->run, ev);
+                } else {
+                        heap_push(&q->heap, &ev->node, ev->when, ev->seq);
+                }
         } else if (ev->when - q->base < SPAN(q)) {
                 bucket_add(q, (int32_t)((uint64_t)ev->when >> q->shift & MASK(q)), ev);
         } else {
@@ -519,8 +540,9 @@ static void pour(struct eventq *q, int32_t j)
         bucket_reset(bk);
 }
 
-/* Make the heap or the run hold the next event, if there is one. */
-static void refill(struct eventq *q)
+/* Pour buckets until the heap or the run holds the next event, if there
+ * is one. */
+static G_GNUC_NO_INLINE void pour_next(struct eventq *q)
 {
         while (heap_size(&q->heap) == 0 && !q->run.live) {
                 uint32_t i;
@@ -544,6 +566,14 @@ static void refill(struct eventq *q)
                 q->base += (int64_t)((((uint32_t)j - i) & MASK(q)) + 1) << q->shift;
                 pour(q, j);
         }
+}
+
+/* Make the heap or the run hold the next event, if there is one: most
+ * pops find one there, without a call. */
+static inline void refill(struct eventq *q)
+{
+        if (heap_size(&q->heap) == 0 && !q->run.live)
+                pour_next(q);
 }
 
 void eventq_settle(struct eventq *q)
