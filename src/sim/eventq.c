@@ -628,12 +628,10 @@ void eventq_cancel(struct eventq *q, struct event *ev)
         unlink_event(q, ev);
 }
 
-/* The run's first event, stepping over holes (and freeing the chunks
- * left behind); NULL when the run is empty. */
-static struct event *run_head(struct eventq *q)
+/* The run's first event past holes and whole chunks of them (freeing the
+ * chunks left behind); the run is not empty. */
+static G_GNUC_NO_INLINE struct event *run_skip_holes(struct eventq *q)
 {
-        if (!q->run.live)
-                return NULL;
         for (;;) {
                 const struct eventq_chunk *c = &q->chunks[q->run.head];
                 uint32_t end = chunk_end(&q->run, q->run.head), next;
@@ -650,8 +648,22 @@ static struct event *run_head(struct eventq *q)
         }
 }
 
+/* The run's first event; NULL when the run is empty.  Most often the
+ * slot at run_pos holds it, found without a call. */
+static inline struct event *run_head(struct eventq *q)
+{
+        struct event *ev;
+
+        if (!q->run.live)
+                return NULL;
+        if (q->run_pos < chunk_end(&q->run, q->run.head) &&
+            (ev = q->chunks[q->run.head].ev[q->run_pos]))
+                return ev;
+        return run_skip_holes(q);
+}
+
 /* The run's head when it is due before the heap's root, else NULL. */
-static struct event *run_first(struct eventq *q)
+static inline struct event *run_first(struct eventq *q)
 {
         struct event *r = run_head(q);
         const struct heap_slot *root;
