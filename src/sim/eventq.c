@@ -221,8 +221,17 @@ static uint64_t npending(const struct eventq *q)
         return heap_size(&q->heap) + q->listed + q->noverflow;
 }
 
-/* Put @ev where its time says: the heap, a bucket or the overflow list. */
-static void place(struct eventq *q, struct event *ev)
+/* Beyond the calendar's reach: into the overflow heap (rare). */
+static G_GNUC_NO_INLINE void place_overflow(struct eventq *q, struct event *ev)
+{
+        ev->bucket = EVENTQ_OVERFLOW;
+        heap_push(&q->overflow, &ev->node, ev->when, ev->seq);
+        q->noverflow++;
+}
+
+/* Put @ev where its time says: the run or the heap, a bucket, or the
+ * overflow heap. */
+static inline void place(struct eventq *q, struct event *ev)
 {
         if (ev->when < q->base) {
                 /* Due after everything in the run (e.g. a burn of a few us
@@ -239,9 +248,7 @@ static void place(struct eventq *q, struct event *ev)
         } else if (ev->when - q->base < SPAN(q)) {
                 bucket_add(q, (int32_t)((uint64_t)ev->when >> q->shift & MASK(q)), ev);
         } else {
-                ev->bucket = EVENTQ_OVERFLOW;
-                heap_push(&q->overflow, &ev->node, ev->when, ev->seq);
-                q->noverflow++;
+                place_overflow(q, ev);
         }
 }
 
@@ -600,12 +607,9 @@ static void unlink_event(struct eventq *q, struct event *ev)
         }
 }
 
-void eventq_schedule(struct eventq *q, struct event *ev, sim_time_ns when)
+/* eventq_schedule() of an event that may be pending. */
+static G_GNUC_NO_INLINE void reschedule(struct eventq *q, struct event *ev, sim_time_ns when, int64_t seq)
 {
-        /* A fresh sequence number even on reschedule: a moved event goes
-         * behind those already due at the same instant. */
-        int64_t seq = q->next_seq++;
-
         if (when < q->base && (ev == q->last || (ev->bucket < 0 && heap_node_queued(&ev->node) && !ev->fired))) {
                 /* Staying in the heap (e.g. the event that just fired): one sift. */
                 if (ev == q->last) {
@@ -618,6 +622,23 @@ void eventq_schedule(struct eventq *q, struct event *ev, sim_time_ns when)
                 return;
         }
         unlink_event(q, ev);
+        ev->when = when;
+        ev->seq = seq;
+        place(q, ev);
+}
+
+void eventq_schedule(struct eventq *q, struct event *ev, sim_time_ns when)
+{
+        /* A fresh sequence number even on reschedule: a moved event goes
+         * behind those already due at the same instant. */
+        int64_t seq = q->next_seq++;
+
+        /* Most often the event is idle (a burn or a sleep that begins):
+         * this path alone is inline, with few registers to save. */
+        if (ev->bucket >= 0 || heap_node_queued(&ev->node)) {
+                reschedule(q, ev, when, seq);
+                return;
+        }
         ev->when = when;
         ev->seq = seq;
         place(q, ev);
