@@ -36,10 +36,12 @@ static inline void place(struct heap *h, uint32_t i, struct heap_slot s)
  * a slot share a cache line or two, so a sift touches fewer lines. */
 #define ARITY 4
 
-static void sift_up(struct heap *h, uint32_t i)
+/* The sifts take the slot being placed by value and fill the hole at @i:
+ * written to the array first and read back, it made the load wait for
+ * the stores that had just written it (a 16-byte load from three stores
+ * is not forwarded; it was half of sift_up()'s samples). */
+static void sift_up(struct heap *h, uint32_t i, struct heap_slot s)
 {
-        struct heap_slot s = h->v[i];
-
         while (i > 0) {
                 uint32_t parent = (i - 1) / ARITY;
 
@@ -51,10 +53,8 @@ static void sift_up(struct heap *h, uint32_t i)
         place(h, i, s);
 }
 
-static void sift_down(struct heap *h, uint32_t i)
+static void sift_down(struct heap *h, uint32_t i, struct heap_slot s)
 {
-        struct heap_slot s = h->v[i];
-
         for (;;) {
                 uint32_t first = ARITY * i + 1;
                 uint32_t last = MIN(first + ARITY, h->n);
@@ -73,6 +73,15 @@ static void sift_down(struct heap *h, uint32_t i)
         place(h, i, s);
 }
 
+/* Put @s in the hole at @i, above or below as its keys say. */
+static void sift(struct heap *h, uint32_t i, struct heap_slot s)
+{
+        if (i > 0 && slot_less(&s, &h->v[(i - 1) / ARITY]))
+                sift_up(h, i, s);
+        else
+                sift_down(h, i, s);
+}
+
 void heap_push(struct heap *h, struct heap_node *node, int64_t key, int64_t tie)
 {
         g_return_if_fail(!heap_node_queued(node));
@@ -81,9 +90,7 @@ void heap_push(struct heap *h, struct heap_node *node, int64_t key, int64_t tie)
                 h->cap = h->cap ? h->cap * 2 : 64;
                 h->v = g_renew(struct heap_slot, h->v, h->cap);
         }
-        h->v[h->n] = (struct heap_slot){ .key = key, .tie = tie, .node = node };
-        node->slot = h->n++;
-        sift_up(h, node->slot);
+        sift_up(h, h->n++, (struct heap_slot){ .key = key, .tie = tie, .node = node });
 }
 
 void heap_remove(struct heap *h, struct heap_node *node)
@@ -95,12 +102,8 @@ void heap_remove(struct heap *h, struct heap_node *node)
         node->slot = HEAP_NOT_QUEUED;
         if (--h->n == i)
                 return;
-        place(h, i, h->v[h->n]);
-        /* The moved slot may belong above or below its new place. */
-        if (i > 0 && slot_less(&h->v[i], &h->v[(i - 1) / ARITY]))
-                sift_up(h, i);
-        else
-                sift_down(h, i);
+        /* The last slot fills the hole; it may belong above or below. */
+        sift(h, i, h->v[h->n]);
 }
 
 struct heap_node *heap_pop(struct heap *h)
@@ -118,12 +121,7 @@ void heap_rekey(struct heap *h, struct heap_node *node, int64_t key, int64_t tie
 
         g_return_if_fail(i < h->n && h->v[i].node == node);
 
-        h->v[i].key = key;
-        h->v[i].tie = tie;
-        if (i > 0 && slot_less(&h->v[i], &h->v[(i - 1) / ARITY]))
-                sift_up(h, i);
-        else
-                sift_down(h, i);
+        sift(h, i, (struct heap_slot){ .key = key, .tie = tie, .node = node });
 }
 
 void heap_clear(struct heap *h)
