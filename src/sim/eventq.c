@@ -558,6 +558,22 @@ static void pour(struct eventq *q, int32_t j)
         bucket_reset(bk);
 }
 
+/* The bucket after @j, poured next unless earlier events come: fetch
+ * its first events now, a run's worth of pops before they are read. */
+static void prefetch_next_bucket(const struct eventq *q, int32_t j)
+{
+        int32_t nx = next_nonempty(q, ((uint32_t)j + 1) & MASK(q));
+        const struct eventq_bucket *bk;
+        uint32_t n;
+
+        if (nx < 0)
+                return;
+        bk = &q->buckets[nx];
+        n = MIN(chunk_end(bk, bk->head), RUN_PREFETCH);
+        for (uint32_t k = 0; k < n; k++)
+                __builtin_prefetch(q->chunks[bk->head].ev[k]);
+}
+
 /* Pour buckets until the heap or the run holds the next event, if there
  * is one. */
 static G_GNUC_NO_INLINE void pour_next(struct eventq *q)
@@ -583,6 +599,7 @@ static G_GNUC_NO_INLINE void pour_next(struct eventq *q)
                 j = next_nonempty(q, i);
                 q->base += (int64_t)((((uint32_t)j - i) & MASK(q)) + 1) << q->shift;
                 pour(q, j);
+                prefetch_next_bucket(q, j);
         }
 }
 
