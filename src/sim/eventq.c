@@ -532,6 +532,15 @@ static void chain_sort(struct eventq *q, struct eventq_bucket *bk)
         bk->tail_seq = key[n - 1].seq;
 }
 
+/* Fetch the first RUN_PREFETCH events of @bk (not empty). */
+static void prefetch_first(const struct eventq *q, const struct eventq_bucket *bk)
+{
+        uint32_t n = MIN(chunk_end(bk, bk->head), RUN_PREFETCH);
+
+        for (uint32_t k = 0; k < n; k++)
+                __builtin_prefetch(q->chunks[bk->head].ev[k]);
+}
+
 /* Bucket @j, due next, leaves the calendar whole, as the run: sorted
  * first if it is out of order.  (Through the heap instead, every event
  * would cost a sift in and a sift out, and its reschedule another.) */
@@ -547,10 +556,7 @@ static void pour(struct eventq *q, int32_t j)
         } else {
                 /* Unsorted, its events are unread: fetch the first ones,
                  * run_take() fetches the rest as they come nearer. */
-                uint32_t n = MIN(chunk_end(bk, bk->head), RUN_PREFETCH);
-
-                for (uint32_t k = 0; k < n; k++)
-                        __builtin_prefetch(q->chunks[bk->head].ev[k]);
+                prefetch_first(q, bk);
         }
         BIT_CLEAR(q->nonempty, j);
         q->run = *bk;
@@ -563,15 +569,9 @@ static void pour(struct eventq *q, int32_t j)
 static void prefetch_next_bucket(const struct eventq *q, int32_t j)
 {
         int32_t nx = next_nonempty(q, ((uint32_t)j + 1) & MASK(q));
-        const struct eventq_bucket *bk;
-        uint32_t n;
 
-        if (nx < 0)
-                return;
-        bk = &q->buckets[nx];
-        n = MIN(chunk_end(bk, bk->head), RUN_PREFETCH);
-        for (uint32_t k = 0; k < n; k++)
-                __builtin_prefetch(q->chunks[bk->head].ev[k]);
+        if (nx >= 0)
+                prefetch_first(q, &q->buckets[nx]);
 }
 
 /* Pour buckets until the heap or the run holds the next event, if there
