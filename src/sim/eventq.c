@@ -458,18 +458,15 @@ struct eventq_sort_key {
         struct event *ev;
 };
 
-static int by_key(const void *a, const void *b)
-{
-        const struct eventq_sort_key *x = a, *y = b;
-
-        if (x->when != y->when)
-                return x->when < y->when ? -1 : 1;
-        return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 static inline bool key_after(const struct eventq_sort_key *x, const struct eventq_sort_key *y)
 {
         return x->when > y->when || (x->when == y->when && x->seq > y->seq);
+}
+
+/* The same order for qsort(). */
+static int by_key(const void *a, const void *b)
+{
+        return key_after(a, b) - key_after(b, a);
 }
 
 /* Sort @bk's chain in (time, sequence) order where it stands: its live
@@ -722,7 +719,6 @@ static inline struct event *run_first(struct eventq *q)
         root = heap_slot_at(&q->heap, 0);
         return r->when < root->key || (r->when == root->key && r->seq < root->tie) ? r : NULL;
 }
-
 
 /* Take the run's head (run_first() found it). */
 static void run_take(struct eventq *q, struct event *ev)
