@@ -76,6 +76,7 @@ void sim_check_invariants(struct sim *sim)
                         const struct task *t = container_of(sl->node, struct task, rq_node);
 
                         CHECK(sl->tie == t->vruntime, "a fair queue key is not its task's vruntime", t);
+                        CHECK(!task_is_rt(t), "an RT task is on a fair queue", t);
                 }
                 CHECK(cpumask_test(&sim->fair_waiting, c) == (heap_size(&cpu->fair_rq) > 0),
                       "a waiting-task mask disagrees with its run queue", NULL);

@@ -29,9 +29,14 @@ static inline struct cpu *cpu_of(struct sim *sim, const struct task *t)
         return &sim->cpus[t->cpu];
 }
 
+/* sched.h lays struct cpu out in lines: schedule() reads line 0 and
+ * writes line 1. */
+G_STATIC_ASSERT(sizeof(void *) != 8 || (offsetof(struct cpu, switching_out) == 64 &&
+                                        offsetof(struct cpu, tick_ev) == 128));
+
 void sched_init(struct sim *sim)
 {
-        sim->cpus = g_new0(struct cpu, sim->ncpus);
+        sim->cpus = g_aligned_alloc0(sim->ncpus, sizeof(struct cpu), 64);
         sim->resched = g_new0(int, sim->ncpus);
         cpumask_fill(&sim->idle, sim->ncpus);
         cpumask_fill(&sim->all_cpus, sim->ncpus);
@@ -56,7 +61,7 @@ void sched_finish(struct sim *sim)
                 heap_finish(&sim->cpus[c].rt_rq);
                 heap_finish(&sim->cpus[c].fair_rq);
         }
-        g_free(sim->cpus);
+        g_aligned_free(sim->cpus);
         g_free(sim->resched);
         g_free(sim->fair_by_len);
         g_free(sim->fair_len_count);
@@ -182,12 +187,16 @@ static int cpu_rank(const struct cpu *cpu)
 static void update_min_vruntime(struct cpu *cpu)
 {
         int64_t v = cpu->min_vruntime;
-        struct task *left = rq_task(heap_peek(&cpu->fair_rq));
 
         if (cpu->curr && !task_is_rt(cpu->curr))
                 v = cpu->curr->vruntime;
-        if (left && (!cpu->curr || task_is_rt(cpu->curr) || left->vruntime < v))
-                v = left->vruntime;
+        /* The leftmost's vruntime is its key: its task need not be read. */
+        if (heap_size(&cpu->fair_rq)) {
+                int64_t left = heap_slot_at(&cpu->fair_rq, 0)->tie;
+
+                if (!cpu->curr || task_is_rt(cpu->curr) || left < v)
+                        v = left;
+        }
         if (v > cpu->min_vruntime)
                 cpu->min_vruntime = v;
 }
@@ -546,9 +555,11 @@ static struct task *rt_pull_source(struct sim *sim, struct cpu *cpu, int local_r
 
 static void pull(struct sim *sim, struct cpu *cpu)
 {
-        struct task *local = peek_next(cpu);
-        /* Any RT task beats a fair one, whatever its nice. */
-        int local_rank = !local ? PRIO_IDLE : task_is_rt(local) ? local->prio : PRIO_MAX_RT;
+        /* Any RT task beats a fair one, whatever its nice.  From the keys
+         * (an RT queue's are its tasks' priorities, and a fair queue holds
+         * no RT task), not the task, whose lines are cold. */
+        int local_rank = !cpu->rt_throttled && heap_size(&cpu->rt_rq) ? (int)heap_peek_key(&cpu->rt_rq)
+                         : heap_size(&cpu->fair_rq) ? PRIO_MAX_RT : PRIO_IDLE;
         struct task *best = NULL;
         struct cpu *from = NULL;
 

@@ -36,38 +36,41 @@ struct sim;
 #define SCHED_DOMAIN_SPAN 16
 
 struct cpu {
-        int id;
+        /* ---- line 0: what picking and switching read ---- */
         struct task *curr;
+        struct heap rt_rq;              /* queued RT-class tasks */
+        struct heap fair_rq;            /* queued fair-class tasks */
+        int64_t min_vruntime;
+        int64_t fair_weight;            /* of queued fair tasks */
+        int id;
+        bool need_resched;
+        bool resched_listed;
+        bool rt_throttled;              /* RT throttling: see rt_time_ns */
+
+        /* ---- line 1: what switching writes ---- */
         /* Inside schedule(): the task being switched out, which is still
          * `current` to the tracepoints until its sched_switch (curr is
          * already NULL then). */
         struct task *switching_out;
         struct task *switching_in;      /* ... and the task taking the CPU (NULL: idle) */
-        struct heap rt_rq;              /* queued RT-class tasks */
-        struct heap fair_rq;            /* queued fair-class tasks */
+        int64_t pending_overhead_ns;    /* charged to the CPU, paid by the next task */
+        uint64_t nr_switches;
         int64_t head_seq;               /* decreasing: queue at the head */
         int64_t tail_seq;               /* increasing: queue at the tail */
-        int64_t fair_weight;            /* of queued fair tasks */
-        int64_t min_vruntime;
-        bool need_resched;
-        bool resched_listed;
-        int64_t pending_overhead_ns;    /* charged to the CPU, paid by the next task */
-
         /* RT throttling: RT time used in the current period, and this CPU's
          * runtime (the scenario's, plus what it borrowed, minus what it lent). */
         int64_t rt_time_ns;
         int64_t rt_runtime_ns;
-        bool rt_throttled;
 
+        /* ---- once a tick ---- */
         struct event tick_ev;
-        uint64_t nr_switches;
 
         /* Periodic load balancing ([sched] load_balance). */
         int64_t rt_ns;                  /* RT-class time run here, all of it */
         int64_t rt_ns_at_tick;
         double rt_avg;                  /* PELT-style decayed share of RT time (0..1) */
         int64_t next_balance_ns[SCHED_DOMAIN_LEVELS];   /* per domain level */
-};
+} __attribute__((aligned(64)));         /* two lines for schedule(), not three or four */
 
 void sched_init(struct sim *sim);
 void sched_finish(struct sim *sim);
