@@ -330,6 +330,40 @@ START_TEST(rt_pull_takes_the_most_urgent_then_the_lowest_cpu)
 }
 END_TEST
 
+/* A fair task boosted while it waits on CPU 0's queue (as a preempted
+ * reader is) counts as RT there: when CPU 0 reschedules it runs, and a
+ * less urgent RT task queued on CPU 1 is not pulled ahead of it.  (The
+ * pull reads the local rank from the run-queue keys, so the boost must
+ * move the task to the RT queue.) */
+START_TEST(a_boosted_queued_task_is_not_overtaken_by_a_pull)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(HEAD(2, "20ms")
+                "[task:busy0]\nsched=fifo:90\naffinity=0\nprogram=compute 5ms\n"
+                "[task:hold1]\nsched=fifo:90\naffinity=1\nprogram=compute 50ms\n"
+                "[task:reader]\nsched=normal:0\naffinity=0\nstart=1ms\nprogram=compute 10ms\n"
+                "[task:w1]\nsched=fifo:30\naffinity=1\nstart=1ms\nprogram=compute 10ms\n", "none", &sc);
+        struct task *reader = find_task(sim, "reader"), *w1 = find_task(sim, "w1");
+        struct cpumask both;
+
+        sim_run_until(sim, MS(2));
+        ck_assert_int_eq(reader->state, TASK_RUNNABLE);
+        ck_assert_int_eq(w1->state, TASK_RUNNABLE);
+        sched_set_boost_prio(sim, reader, 99 - 50, BOOST_SETPRIO);
+        cpumask_clear(&both);
+        cpumask_set(&both, 0);
+        cpumask_set(&both, 1);
+        sched_set_affinity(sim, w1, &both);
+        sim_run_until(sim, MS(6));
+        ck_assert_int_eq(reader->state, TASK_RUNNING);
+        ck_assert_int_eq(reader->cpu, 0);
+        ck_assert_int_eq(w1->state, TASK_RUNNABLE);
+        ck_assert_int_eq(w1->cpu, 1);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 /* The rank sets directly: highest rank first, the preferred CPU among
  * equals, skip, the floor, and masks; a CPU moved out of every set
  * (throttled) is never found. */
@@ -617,6 +651,7 @@ static Suite *sched_suite(void)
         tcase_add_test(place, cpumask_fill_holds_exactly_the_first_n_cpus);
         tcase_add_test(place, any_cpu_follows_affinity_changes);
         tcase_add_test(place, rt_pull_takes_the_most_urgent_then_the_lowest_cpu);
+        tcase_add_test(place, a_boosted_queued_task_is_not_overtaken_by_a_pull);
         tcase_add_test(thr, rt_throttling_leaves_time_to_fair_tasks);
         tcase_add_test(thr, no_throttling_by_default);
         tcase_add_test(thr, rt_runtime_share_lets_a_hog_starve_a_reader);
