@@ -24,7 +24,8 @@
  * 4-ary heap; pops take the earlier of the run's head and the heap's root.
  * Chunks, not lists threaded through the events: the run's next events
  * are known without reading this one, so they are fetched from memory
- * ahead of their turn instead of one dependent miss at a time.  A cancelled event leaves a hole (NULL) in its chunk.
+ * ahead of their turn instead of one dependent miss at a time.  A
+ * cancelled event leaves a hole (NULL) in its chunk.
  *
  * As in Brown's calendar queue the width follows the density of events:
  * narrowed at once when a bucket out of order holds more than 4,096

@@ -178,6 +178,17 @@ static struct task *peek_next(struct cpu *cpu)
         return rq_task(heap_peek(&cpu->fair_rq));
 }
 
+/* How urgent peek_next()'s task is: its priority if RT (any RT task beats
+ * a fair one, whatever its nice), PRIO_MAX_RT if fair, PRIO_IDLE if none.
+ * From the keys (an RT queue's are its tasks' priorities, and a fair
+ * queue holds no RT task), not the task, whose lines are cold. */
+static int next_rank(const struct cpu *cpu)
+{
+        if (!cpu->rt_throttled && heap_size(&cpu->rt_rq))
+                return (int)heap_peek_key(&cpu->rt_rq);
+        return heap_size(&cpu->fair_rq) ? PRIO_MAX_RT : PRIO_IDLE;
+}
+
 /* How urgent what a CPU runs is: its priority, or PRIO_IDLE. */
 static int cpu_rank(const struct cpu *cpu)
 {
@@ -555,11 +566,7 @@ static struct task *rt_pull_source(struct sim *sim, struct cpu *cpu, int local_r
 
 static void pull(struct sim *sim, struct cpu *cpu)
 {
-        /* Any RT task beats a fair one, whatever its nice.  From the keys
-         * (an RT queue's are its tasks' priorities, and a fair queue holds
-         * no RT task), not the task, whose lines are cold. */
-        int local_rank = !cpu->rt_throttled && heap_size(&cpu->rt_rq) ? (int)heap_peek_key(&cpu->rt_rq)
-                         : heap_size(&cpu->fair_rq) ? PRIO_MAX_RT : PRIO_IDLE;
+        int local_rank = next_rank(cpu);
         struct task *best = NULL;
         struct cpu *from = NULL;
 
