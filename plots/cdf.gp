@@ -22,7 +22,7 @@ set ylabel "fraction of samples this slow or slower (log scale)"
 set logscale xy
 set format y "%g"
 set grid xtics mxtics ytics
-set key bottom left box opaque   # tails run from top left to bottom right
+set key top right box opaque   # tails run from top left to bottom right: that corner stays empty
 set yrange [*:1.5]
 # a policy whose whole distribution is the shortest bin stays off the border
 set offsets graph 0.04, graph 0.02, 0, 0

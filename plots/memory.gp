@@ -1,9 +1,13 @@
-# memory.gp - memory waiting on RCU over time, one curve per policy.
+# memory.gp - memory waiting on RCU over time, one band per policy: the
+# median over its runs (seeds) as a line, the range from the lowest to the
+# highest run shaded; every run that ran out of memory a red dot.
 #
 # Set by `rcuboost compare` (or by hand with gnuplot -e "..."):
-#   datadir    the compare output directory (DATADIR/POLICY/memory.csv)
+#   datadir    the compare output directory: DATADIR/POLICY/memory-band.dat
+#              ("time_s,median_mib,min_mib,max_mib"), DATADIR/oom-events.csv
+#              ("policy,seed,time_s,mib")
 #   policies   space-separated policy names
-#   titles     the same, a run that did not finish marked (pi-lock(FAILED)), for the key
+#   titles     the same as quoted strings, for the key (runs, out-of-memory count)
 #   colours    the same, each policy's colour (one palette for every plot)
 #   scenario   scenario name, for the title
 #   limit_mib  the memory limit in MiB (0: none)
@@ -22,6 +26,9 @@ if (limit_mib > 0) {
     set arrow 1 from graph 0, first limit_mib to graph 1, first limit_mib nohead dt 2 lw 2 lc rgb "#c00000"
     set label 1 sprintf("memory limit (%g MiB)", limit_mib) at graph 0.99, first limit_mib right offset 0,0.7 tc rgb "#c00000"
 }
-plot for [i=1:words(policies)] datadir.'/'.word(policies, i).'/memory.csv' \
-         every ::1 using ($1/1e9):($2/1048576.0) with lines lw 2 lc rgb word(colours, i) title word(titles, i), \
-     datadir.'/oom-events.csv' every ::1 using 2:3 with points pt 7 ps 2 lc rgb "#c00000" title "out of memory"
+set style fill transparent solid 0.18 noborder
+plot for [i=1:words(policies)] datadir.'/'.word(policies, i).'/memory-band.dat' \
+         every ::1 using 1:3:4 with filledcurves lc rgb word(colours, i) notitle, \
+     for [i=1:words(policies)] datadir.'/'.word(policies, i).'/memory-band.dat' \
+         every ::1 using 1:2 with lines lw 2 lc rgb word(colours, i) title word(titles, i), \
+     datadir.'/oom-events.csv' every ::1 using 3:4 with points pt 7 ps 1.5 lc rgb "#c00000" title "a run out of memory"

@@ -191,14 +191,17 @@ START_TEST(compare_writes_table_and_plots)
                 ck_assert_msg(exists(dir, plots[i]), "%s not drawn", plots[i]);
         /* No synchronize_rcu() in this scenario: no empty plot for it. */
         ck_assert(!exists(dir, "sync-latency.png"));
-        ck_assert(exists(dir, "none/summary.json") && exists(dir, "booster/timeline.csv"));
+        ck_assert(exists(dir, "none/seed-1/summary.json") && exists(dir, "booster/seed-1/timeline.csv"));
         ck_assert(exists(dir, "comparison.md") && exists(dir, "plots/cdf.gp"));
         g_autofree char *path = g_build_filename(dir, "comparison.tsv", NULL);
 
         ck_assert(g_file_get_contents(path, &tsv, NULL, NULL));
-        ck_assert(g_str_has_prefix(tsv, "policy\tstatus\trcu.flavour\tmemory.oom_time_ns"));
-        ck_assert_ptr_nonnull(strstr(tsv, "\nnone\t"));
-        ck_assert_ptr_nonnull(strstr(tsv, "\nbooster\t"));
+        ck_assert(g_str_has_prefix(tsv, "policy\tseed\tstatus\trcu.flavour\toom\tstall\tstalled_at_end\t"
+                                        "memory.oom_time_ns"));
+        /* a row per run: ten seeds by default */
+        ck_assert_ptr_nonnull(strstr(tsv, "\nnone\t1\t"));
+        ck_assert_ptr_nonnull(strstr(tsv, "\nbooster\t10\t"));
+        ck_assert_ptr_null(strstr(tsv, "\nbooster\t11\t"));
         result_clear(&r);
 }
 END_TEST
@@ -215,7 +218,7 @@ START_TEST(compare_without_gnuplot_still_writes_numbers)
         ck_assert_msg(r.status == 0, "%s", r.err);
         ck_assert_ptr_nonnull(strstr(r.err, "gnuplot not found"));
         ck_assert(exists(dir, "comparison.tsv"));
-        ck_assert(exists(dir, "booster/summary.json"));
+        ck_assert(exists(dir, "booster/seed-1/summary.json"));
         ck_assert(!exists(dir, "memory.png"));
         /* The built-in default scenario is oom.scn. */
         ck_assert_ptr_nonnull(strstr(r.err, "running default with booster"));
@@ -488,7 +491,7 @@ START_TEST(progress_bar_on_a_terminal_only)
                                                    "none,booster --out %s' /dev/null", g_getenv("RCUBOOST_BIN"),
                                                    g_getenv("RCUBOOST_SRCDIR"), cmp_dir);
         g_autofree char *cmp_out = NULL;
-        g_autofree char *none_dir = g_build_filename(cmp_dir, "none", NULL);
+        g_autofree char *none_dir = g_build_filename(cmp_dir, "none", "seed-1", NULL);
         g_autofree char *c = NULL;
 
         ck_assert(g_spawn_command_line_sync(cmp_cmd, &cmp_out, NULL, &st, NULL));

@@ -104,12 +104,13 @@ static gboolean check_file(struct check_run *cr, const char *path)
                 for (guint i = 0; i < sc->expectations->len; i++) {
                         const struct expectation *x = g_ptr_array_index(sc->expectations, i);
                         double actual = 0;
+                        gboolean at_least;
                         const char *key;
                         gboolean ok = FALSE;
 
                         if (!expect_applies_to(x, (*p)->name, sc))
                                 continue;
-                        switch (expect_eval(x, sim_report(sim), &actual, &key)) {
+                        switch (expect_eval(x, sim_report(sim), &actual, &at_least, &key)) {
                         case EXPECT_NO_METRIC:  /* refused by sim_new(); a summary key went away */
                                 check_result(cr, FALSE, "%s: %s: no metric '%s' in summary.json "
                                              "(docs/outputs.md lists them)", x->where, (*p)->name, x->metric);
@@ -128,8 +129,9 @@ static gboolean check_file(struct check_run *cr, const char *path)
                         }
                         g_autofree char *shown = format_metric(key, actual);
 
-                        check_result(cr, ok, "%s %s: %s %s %s (actual %s)%s%s", sc->name, (*p)->name, key,
-                                     expect_op_name(x->op), x->value_text, shown, ok ? "" : " at ",
+                        check_result(cr, ok, "%s %s: %s %s %s (actual %s%s%s)%s%s", sc->name, (*p)->name, key,
+                                     expect_op_name(x->op), x->value_text, at_least ? ">= " : "", shown,
+                                     at_least ? ", still pending at the end" : "", ok ? "" : " at ",
                                      ok ? "" : x->where);
                 }
         }

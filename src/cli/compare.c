@@ -8,6 +8,8 @@
  * edited and rerun by hand).  Without gnuplot the numbers are still written.
  */
 #include <gio/gio.h>
+#include <gsl/gsl_statistics_double.h>
+#include <gsl/gsl_sort.h>
 #include <math.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -23,170 +25,610 @@
 #include "sim/scenario.h"
 #include "sim/sim.h"
 #include "sim/units.h"
+#include "sim/verdict.h"
 
-/* Distributions drawn as CDFs: metric, file stem, title, unit, ns per unit. */
+/* Distributions drawn as tails: metric, file stem, title, unit, ns per unit. */
 static const struct {
         const char *metric, *stem, *what, *unit;
         double scale;
 } cdfs[] = {
-        { "gp_latency", "gp-latency", "Grace-period latency (rcupreempt: two consecutive flips)", "ms", 1e6 },
-        { "flip_latency", "flip-latency", "Flip-cycle latency (one counter flip)", "ms", 1e6 },
+        { "gp_latency", "gp-latency", "Grace-period latency", "ms", 1e6 },
+        { "flip_latency", "flip-latency", "Flip-cycle latency (rcupreempt: one counter flip)", "ms", 1e6 },
         { "callback_latency", "callback-latency", "call_rcu() to callback invocation", "ms", 1e6 },
         { "sync_latency", "sync-latency", "synchronize_rcu() latency", "ms", 1e6 },
-        { "rt_wakeup_latency", "rt-latency", "RT wake-up latency (cyclictest)", "us", 1e3 },
+        { "rt_wakeup_latency", "rt-latency", "RT wake-up latency (cyclictest, every periodic task)", "us", 1e3 },
         { "policy_stats.boost_delay", "boost-delay", "Boost delay (first switch-out to boost)", "ms", 1e6 },
         { "policy_stats.boosted_time", "boosted-time", "Time boosted (boost to unboost)", "ms", 1e6 },
 };
 
+/* One run: a policy at one seed. */
 struct result {
         const char *policy;
+        uint64_t seed;
+        char *rundir;                   /* DIR/POLICY/seed-S */
         const char *status;             /* ok, failed, incomplete, unsafe */
         char *flavour;                  /* rcu.flavour: rcupreempt, tree */
-        char *title;                    /* for plot legends: "pi-lock" or "pi-lock(FAILED)" */
         double values[HEADLINE_COUNT];
-        gboolean oom;
+        bool at_least[HEADLINE_COUNT];  /* a lower bound: still pending at the end */
+        bool oom;
+        bool stall;                     /* a grace period over stall_threshold, pending ones too */
+        bool stalled_at_end;            /* one still pending at the end, past stall_threshold */
         double oom_time_ns, oom_bytes;
         double pending_gp_ns;           /* grace period still pending at the end */
-        double gp_max_ns;
-        gboolean gp_pending_is_max;     /* the GP max is the pending one: at least */
-        char *rt_class;                 /* the periodic class the RT rows summarise, or NULL */
+        double gp_max_ns;               /* the longest that completed */
+        GHashTable *rt_max_ns;          /* periodic class ("rt:90") -> double *: its worst wake-up */
         double counts[G_N_ELEMENTS(cdfs)];
 };
 
-/* @key's value, or NAN when it has none (the max of no samples). */
-static double lookup(const struct report *r, const char *key)
-{
-        double v;
+/* A policy's runs over the seeds, and what they show together. */
+struct policy_runs {
+        const char *policy;
+        const char *flavour;
+        struct result *runs;            /* n of them, seeds first .. first + n - 1 */
+        int n;
+        int ok, oom, stall, stalled_at_end, unsafe;
+        const struct result *worst;
+        char *title;                    /* for plot keys */
+};
 
-        return report_lookup(r, key, &v) ? v : NAN;
-}
+/* The continuous figures summarised over seeds: median and range. */
+static const char *const spread_keys[] = {
+        "memory.peak_bytes", "rcu.gp_max_at_least_ns", "policy_stats.boost_delay.max_ns",
+        "policy_stats.booster_cpu_ns",
+};
 
-/* A row's header, naming the task class the RT rows summarise. */
-static char *row_header(const struct headline_metric *m, const struct result *res)
+static int headline_index(const char *key)
 {
-        if (g_str_has_prefix(m->key, "rt_wakeup_top.") && res->rt_class)
-                return g_strdup_printf("%s (%s)", m->header, res->rt_class);
-        return g_strdup(m->header);
+        for (size_t c = 0; c < HEADLINE_COUNT; c++)
+                if (!strcmp(headline[c].key, key))
+                        return (int)c;
+        g_assert_not_reached();
 }
 
 /* "ok", or the status in capitals so that a failed run is not read as a result. */
-static const char *status_shown(const struct result *r)
+static const char *status_shown(const char *status)
 {
-        if (!strcmp(r->status, "ok"))
+        if (!strcmp(status, "ok"))
                 return "ok";
-        return !strcmp(r->status, "failed") ? "FAILED" : !strcmp(r->status, "unsafe") ? "UNSAFE" : "INCOMPLETE";
+        return !strcmp(status, "failed") ? "FAILED" : !strcmp(status, "unsafe") ? "UNSAFE" : "INCOMPLETE";
 }
 
-static gboolean write_tables(const char *dir, struct result *res, int n, GError **error)
+static char *format_value(enum headline_kind kind, double v, bool at_least)
 {
-        struct outfile *tsv = outfile_open(dir, "comparison.tsv", error);
-        struct outfile *md;
+        g_autofree char *s = NULL;
+
+        if (isnan(v))
+                return g_strdup("-");
+        if (kind == HEADLINE_BYTES)
+                s = units_format_size((int64_t)v);
+        else if (kind == HEADLINE_INT)
+                s = g_strdup_printf("%.0f", v);
+        else
+                s = v == 0 ? g_strdup("0") : units_format_duration((int64_t)v);
+        return at_least ? g_strdup_printf(">= %s", s) : g_steal_pointer(&s);
+}
+
+/* "26ms (21ms .. 31ms)": the median and the range over the runs that
+ * measured it; one value alone for one run. */
+static char *format_spread(enum headline_kind kind, const struct verdict_spread *sp)
+{
+        if (sp->n == 0)
+                return g_strdup("-");
+        g_autofree char *med = format_value(kind, sp->median, sp->median_at_least);
+
+        if (sp->n == 1 || (sp->min == sp->max && sp->min_at_least == sp->max_at_least))
+                return g_steal_pointer(&med);
+        g_autofree char *lo = format_value(kind, sp->min, sp->min_at_least);
+        g_autofree char *hi = format_value(kind, sp->max, sp->max_at_least);
+
+        return g_strdup_printf("%s (%s .. %s)", med, lo, hi);
+}
+
+static void spread_of(const struct policy_runs *pr, int col, struct verdict_spread *sp)
+{
+        double v[pr->n];
+        bool al[pr->n];
+
+        for (int i = 0; i < pr->n; i++) {
+                /* a run that failed measured nothing worth a median */
+                v[i] = strcmp(pr->runs[i].status, "failed") ? pr->runs[i].values[col] : NAN;
+                al[i] = pr->runs[i].at_least[col];
+        }
+        verdict_spread(v, al, pr->n, sp);
+}
+
+static void rt_spread_of(const struct policy_runs *pr, const char *cls, struct verdict_spread *sp)
+{
+        double v[pr->n];
+
+        for (int i = 0; i < pr->n; i++) {
+                const double *m = g_hash_table_lookup(pr->runs[i].rt_max_ns, cls);
+
+                v[i] = m ? *m : NAN;
+        }
+        verdict_spread(v, NULL, pr->n, sp);
+}
+
+/* Out of memory earlier is worse than later, which is worse than not at
+ * all; between runs that kept going, the lower peak is better. */
+static int order_memory(const struct result *a, const struct result *b)
+{
+        if (a->oom != b->oom)
+                return a->oom ? 1 : -1;
+        if (a->oom)
+                return verdict_order(-a->oom_time_ns, false, -b->oom_time_ns, false);
+        return verdict_order(a->values[headline_index("memory.peak_bytes")], false,
+                             b->values[headline_index("memory.peak_bytes")], false);
+}
+
+static int order_gp_max(const struct result *a, const struct result *b)
+{
+        int c = headline_index("rcu.gp_max_at_least_ns");
+
+        return verdict_order(a->values[c], a->at_least[c], b->values[c], b->at_least[c]);
+}
+
+/* The worst run: out of memory soonest, else the longest grace period, else the highest peak. */
+static bool worse_run(const struct result *a, const struct result *b)
+{
+        int m = order_memory(a, b), g = order_gp_max(a, b);
+
+        if ((a->oom || b->oom) && m)
+                return m > 0;
+        if (g)
+                return g > 0;
+        return m > 0;
+}
+
+/* "10", or "10 (2 FAILED, 1 INCOMPLETE)": runs whose figures are not results. */
+static char *runs_shown(const struct policy_runs *pr)
+{
+        static const char *const bad[] = { "failed", "incomplete", "unsafe" };
+        GString *s = g_string_new(NULL);
+
+        g_string_append_printf(s, "%d", pr->n);
+        for (size_t b = 0, first = 1; b < G_N_ELEMENTS(bad); b++) {
+                int k = 0;
+
+                for (int i = 0; i < pr->n; i++)
+                        k += !strcmp(pr->runs[i].status, bad[b]);
+                if (!k)
+                        continue;
+                g_string_append_printf(s, "%s%d %s", first ? " (" : ", ", k, status_shown(bad[b]));
+                first = 0;
+        }
+        if (pr->ok < pr->n)
+                g_string_append_c(s, ')');
+        return g_string_free(s, FALSE);
+}
+
+static void summarise(struct policy_runs *pr)
+{
+        pr->flavour = pr->runs[0].flavour ? pr->runs[0].flavour : "-";
+        for (int i = 0; i < pr->n; i++) {
+                const struct result *r = &pr->runs[i];
+
+                pr->ok += !strcmp(r->status, "ok");
+                pr->oom += r->oom;
+                pr->stall += r->stall;
+                pr->stalled_at_end += r->stalled_at_end;
+                pr->unsafe += r->values[headline_index("safety_violations")] > 0;
+                if (strcmp(r->status, "failed") && (!pr->worst || worse_run(r, pr->worst)))
+                        pr->worst = r;
+        }
+        if (pr->ok == pr->n) {
+                pr->title = g_strdup(pr->policy);
+        } else {
+                g_autofree char *runs = runs_shown(pr);
+
+                pr->title = g_strdup_printf("%s%s", pr->policy, strchr(runs, ' '));
+        }
+}
+
+/* The periodic task classes any run measured, most urgent first. */
+static gint by_class_desc(gconstpointer a, gconstpointer b)
+{
+        const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+        int px = g_str_has_prefix(x, "rt:") ? atoi(x + 3) : -1, py = g_str_has_prefix(y, "rt:") ? atoi(y + 3) : -1;
+
+        return px != py ? py - px : strcmp(x, y);
+}
+
+static GPtrArray *rt_classes(const struct policy_runs *prs, int np)
+{
+        g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+        GPtrArray *classes = g_ptr_array_new();
+
+        for (int p = 0; p < np; p++)
+                for (int i = 0; i < prs[p].n; i++) {
+                        GHashTableIter it;
+                        gpointer k;
+
+                        g_hash_table_iter_init(&it, prs[p].runs[i].rt_max_ns);
+                        while (g_hash_table_iter_next(&it, &k, NULL))
+                                if (g_hash_table_add(seen, k))
+                                        g_ptr_array_add(classes, k);
+                }
+        g_ptr_array_sort(classes, by_class_desc);
+        return classes;
+}
+
+/* The table over seeds, one column per policy: headers and cells. */
+struct column_table {
+        GPtrArray *headers;             /* char * */
+        GPtrArray *rows;                /* GPtrArray of char *, one per policy */
+};
+
+static void table_row(struct column_table *t, const struct policy_runs *prs, int np, char *header,
+                      char *(*cell)(const struct policy_runs *pr, const void *arg), const void *arg)
+{
+        GPtrArray *row = g_ptr_array_new_with_free_func(g_free);
+
+        g_ptr_array_add(t->headers, header);
+        for (int p = 0; p < np; p++)
+                g_ptr_array_add(row, cell(&prs[p], arg));
+        g_ptr_array_add(t->rows, row);
+}
+
+static char *cell_runs(const struct policy_runs *pr, const void *arg)
+{
+        (void)arg;
+        return runs_shown(pr);
+}
+
+static char *cell_flavour(const struct policy_runs *pr, const void *arg)
+{
+        (void)arg;
+        return g_strdup(pr->flavour);
+}
+
+static char *cell_rate(const struct policy_runs *pr, const void *arg)
+{
+        return verdict_format_rate(*(const int *)((const char *)pr + GPOINTER_TO_SIZE(arg)), pr->n);
+}
+
+static char *cell_spread(const struct policy_runs *pr, const void *arg)
+{
+        int col = headline_index(arg);
+        struct verdict_spread sp;
+
+        spread_of(pr, col, &sp);
+        return format_spread(headline[col].kind, &sp);
+}
+
+static char *cell_rt(const struct policy_runs *pr, const void *arg)
+{
+        struct verdict_spread sp;
+
+        rt_spread_of(pr, arg, &sp);
+        return format_spread(HEADLINE_NS, &sp);
+}
+
+static char *cell_worst(const struct policy_runs *pr, const void *arg)
+{
+        (void)arg;
+        return pr->worst ? g_strdup_printf("%" G_GUINT64_FORMAT, pr->worst->seed) : g_strdup("-");
+}
+
+static struct column_table *build_table(const struct policy_runs *prs, int np, int64_t stall_threshold_ns)
+{
+        struct column_table *t = g_new0(struct column_table, 1);
+        g_autofree char *thr = units_format_duration(stall_threshold_ns);
+        g_autoptr(GPtrArray) classes = rt_classes(prs, np);
+
+        t->headers = g_ptr_array_new_with_free_func(g_free);
+        t->rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+        table_row(t, prs, np, g_strdup("runs"), cell_runs, NULL);
+        table_row(t, prs, np, g_strdup("RCU flavour"), cell_flavour, NULL);
+        table_row(t, prs, np, g_strdup("out of memory"), cell_rate,
+                  GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, oom)));
+        table_row(t, prs, np, g_strdup_printf("stall (a GP > %s)", thr), cell_rate,
+                  GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, stall)));
+        table_row(t, prs, np, g_strdup("stalled at the end"), cell_rate,
+                  GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, stalled_at_end)));
+        table_row(t, prs, np, g_strdup("unsafe"), cell_rate,
+                  GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, unsafe)));
+        table_row(t, prs, np, g_strdup("peak memory"), cell_spread, "memory.peak_bytes");
+        table_row(t, prs, np, g_strdup("GP max"), cell_spread, "rcu.gp_max_at_least_ns");
+        table_row(t, prs, np, g_strdup("boost delay max"), cell_spread, "policy_stats.boost_delay.max_ns");
+        for (guint i = 0; i < classes->len; i++)
+                table_row(t, prs, np, g_strdup_printf("RT wake-up max (%s)", (char *)classes->pdata[i]), cell_rt,
+                          classes->pdata[i]);
+        table_row(t, prs, np, g_strdup("booster CPU"), cell_spread, "policy_stats.booster_cpu_ns");
+        table_row(t, prs, np, g_strdup("worst seed"), cell_worst, NULL);
+        return t;
+}
+
+static void column_table_free(struct column_table *t)
+{
+        g_ptr_array_unref(t->headers);
+        g_ptr_array_unref(t->rows);
+        g_free(t);
+}
+
+/* The paired comparisons: each policy against each baseline compared,
+ * seed by seed, on memory and on the longest grace period. */
+static const char *const baselines[] = { "none", "booster" };
+static const struct {
+        const char *name;
+        int (*order)(const struct result *a, const struct result *b);
+} paired_metrics[] = {
+        { "memory", order_memory },
+        { "GP max", order_gp_max },
+};
+
+static const struct policy_runs *find_runs(const struct policy_runs *prs, int np, const char *policy)
+{
+        for (int p = 0; p < np; p++)
+                if (!strcmp(prs[p].policy, policy))
+                        return &prs[p];
+        return NULL;
+}
+
+static void pair_counts(const struct policy_runs *a, const struct policy_runs *b, int m, int *better, int *worse)
+{
+        *better = *worse = 0;
+        for (int i = 0; i < a->n; i++) {
+                if (!strcmp(a->runs[i].status, "failed") || !strcmp(b->runs[i].status, "failed"))
+                        continue;
+                int o = paired_metrics[m].order(&a->runs[i], &b->runs[i]);
+
+                *better += o < 0;
+                *worse += o > 0;
+        }
+}
+
+static gboolean write_tables(const char *dir, const struct policy_runs *prs, int np, int64_t thr_ns, GError **error)
+{
+        struct outfile *o = outfile_open(dir, "comparison.tsv", error);
         FILE *f;
 
-        if (!tsv)
+        /* One row per run, every headline figure. */
+        if (!o)
                 return FALSE;
-        f = outfile_stream(tsv);
-        fputs("policy\tstatus\trcu.flavour", f);
+        f = outfile_stream(o);
+        fputs("policy\tseed\tstatus\trcu.flavour\toom\tstall\tstalled_at_end", f);
         for (size_t c = 0; c < HEADLINE_COUNT; c++)
                 fprintf(f, "\t%s", headline[c].key);
-        fputc('\n', f);
-        for (int p = 0; p < n; p++) {
-                fprintf(f, "%s\t%s\t%s", res[p].policy, res[p].status, res[p].flavour ? res[p].flavour : "-");
-                for (size_t c = 0; c < HEADLINE_COUNT; c++) {
-                        if (isnan(res[p].values[c]))
-                                fputs("\t-", f);
-                        else
-                                fprintf(f, "\t%.15g", res[p].values[c]);
+        fputs("\trcu.gp_max_is_pending\n", f);
+        for (int p = 0; p < np; p++)
+                for (int i = 0; i < prs[p].n; i++) {
+                        const struct result *r = &prs[p].runs[i];
+
+                        fprintf(f, "%s\t%" G_GUINT64_FORMAT "\t%s\t%s\t%d\t%d\t%d", r->policy, r->seed, r->status,
+                                r->flavour ? r->flavour : "-", r->oom, r->stall, r->stalled_at_end);
+                        for (size_t c = 0; c < HEADLINE_COUNT; c++) {
+                                if (isnan(r->values[c]))
+                                        fputs("\t-", f);
+                                else
+                                        fprintf(f, "\t%.15g", r->values[c]);
+                        }
+                        fprintf(f, "\t%d\n", r->at_least[headline_index("rcu.gp_max_at_least_ns")]);
                 }
-                fputc('\n', f);
-        }
-        if (!outfile_commit(tsv, error))
+        if (!outfile_commit(o, error))
                 return FALSE;
 
-        md = outfile_open(dir, "comparison.md", error);
-        if (!md)
-                return FALSE;
-        f = outfile_stream(md);
-        fputs("| policy | run | RCU |", f);
-        for (size_t c = 0; c < HEADLINE_COUNT; c++) {
-                g_autofree char *h = row_header(&headline[c], &res[0]);
+        /* One row per policy: rates with their intervals, medians and ranges. */
+        g_autoptr(GPtrArray) classes = rt_classes(prs, np);
 
-                fprintf(f, " %s |", h);
+        if (!(o = outfile_open(dir, "comparison-summary.tsv", error)))
+                return FALSE;
+        f = outfile_stream(o);
+        fputs("policy\trcu.flavour\truns\tok", f);
+        static const char *const rates[] = { "oom", "stall", "stalled_at_end", "unsafe" };
+        for (size_t k = 0; k < G_N_ELEMENTS(rates); k++)
+                fprintf(f, "\t%s\t%s_lo\t%s_hi", rates[k], rates[k], rates[k]);
+        for (size_t k = 0; k < G_N_ELEMENTS(spread_keys); k++)
+                fprintf(f, "\t%s.median\t%s.median_at_least\t%s.min\t%s.max\t%s.max_at_least", spread_keys[k],
+                        spread_keys[k], spread_keys[k], spread_keys[k], spread_keys[k]);
+        for (guint k = 0; k < classes->len; k++)
+                fprintf(f, "\trt_wakeup_max.%s.median_ns\trt_wakeup_max.%s.min_ns\trt_wakeup_max.%s.max_ns",
+                        (char *)classes->pdata[k], (char *)classes->pdata[k], (char *)classes->pdata[k]);
+        fputs("\tworst_seed\n", f);
+        for (int p = 0; p < np; p++) {
+                const struct policy_runs *pr = &prs[p];
+                const int counts[] = { pr->oom, pr->stall, pr->stalled_at_end, pr->unsafe };
+
+                fprintf(f, "%s\t%s\t%d\t%d", pr->policy, pr->flavour, pr->n, pr->ok);
+                for (size_t k = 0; k < G_N_ELEMENTS(counts); k++) {
+                        double lo, hi;
+
+                        verdict_wilson(counts[k], pr->n, &lo, &hi);
+                        fprintf(f, "\t%d\t%.6f\t%.6f", counts[k], lo, hi);
+                }
+                for (size_t k = 0; k < G_N_ELEMENTS(spread_keys); k++) {
+                        struct verdict_spread sp;
+
+                        spread_of(pr, headline_index(spread_keys[k]), &sp);
+                        if (sp.n == 0)
+                                fputs("\t-\t0\t-\t-\t0", f);
+                        else
+                                fprintf(f, "\t%.15g\t%d\t%.15g\t%.15g\t%d", sp.median, sp.median_at_least, sp.min,
+                                        sp.max, sp.max_at_least);
+                }
+                for (guint k = 0; k < classes->len; k++) {
+                        struct verdict_spread sp;
+
+                        rt_spread_of(pr, classes->pdata[k], &sp);
+                        if (sp.n == 0)
+                                fputs("\t-\t-\t-", f);
+                        else
+                                fprintf(f, "\t%.15g\t%.15g\t%.15g", sp.median, sp.min, sp.max);
+                }
+                if (pr->worst)
+                        fprintf(f, "\t%" G_GUINT64_FORMAT "\n", pr->worst->seed);
+                else
+                        fputs("\t-\n", f);
         }
-        fputs("\n|---|---|---|", f);
-        for (size_t c = 0; c < HEADLINE_COUNT; c++)
+        if (!outfile_commit(o, error))
+                return FALSE;
+
+        /* The paired sign tests. */
+        if (!(o = outfile_open(dir, "comparison-paired.tsv", error)))
+                return FALSE;
+        f = outfile_stream(o);
+        fputs("policy\tbaseline\tmetric\tseeds\tbetter\tworse\ttied\tp\n", f);
+        for (size_t b = 0; b < G_N_ELEMENTS(baselines); b++) {
+                const struct policy_runs *base = find_runs(prs, np, baselines[b]);
+
+                for (int p = 0; base && p < np; p++) {
+                        if (&prs[p] == base)
+                                continue;
+                        for (size_t m = 0; m < G_N_ELEMENTS(paired_metrics); m++) {
+                                int better, worse;
+
+                                pair_counts(&prs[p], base, (int)m, &better, &worse);
+                                fprintf(f, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%.6g\n", prs[p].policy, base->policy,
+                                        paired_metrics[m].name, prs[p].n, better, worse, prs[p].n - better - worse,
+                                        verdict_sign_test(better, worse));
+                        }
+                }
+        }
+        if (!outfile_commit(o, error))
+                return FALSE;
+
+        /* For people: the table over seeds, then the paired comparisons. */
+        struct column_table *t = build_table(prs, np, thr_ns);
+
+        if (!(o = outfile_open(dir, "comparison.md", error))) {
+                column_table_free(t);
+                return FALSE;
+        }
+        f = outfile_stream(o);
+        fprintf(f, "Over seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " (%d runs per policy, seeds paired across "
+                "policies). Rates: runs out of N with the 95%% Wilson interval. Figures: median (min .. max); "
+                "`>=` a grace period still pending at the end.\n\n| policy |", prs[0].runs[0].seed,
+                prs[0].runs[prs[0].n - 1].seed, prs[0].n);
+        for (guint h = 0; h < t->headers->len; h++)
+                fprintf(f, " %s |", (char *)t->headers->pdata[h]);
+        fputs("\n|---|", f);
+        for (guint h = 0; h < t->headers->len; h++)
                 fputs("---|", f);
         fputc('\n', f);
-        for (int p = 0; p < n; p++) {
-                fprintf(f, "| %s | %s | %s |", res[p].policy, status_shown(&res[p]), res[p].flavour ? res[p].flavour : "-");
-                for (size_t c = 0; c < HEADLINE_COUNT; c++) {
-                        g_autofree char *s = headline_format(&headline[c], res[p].values[c], res[p].oom, res[p].gp_pending_is_max);
-
-                        fprintf(f, " %s |", s);
-                }
+        for (int p = 0; p < np; p++) {
+                fprintf(f, "| %s |", prs[p].policy);
+                for (guint h = 0; h < t->headers->len; h++)
+                        fprintf(f, " %s |", (char *)g_ptr_array_index((GPtrArray *)t->rows->pdata[h], p));
                 fputc('\n', f);
         }
-        return outfile_commit(md, error);
+        column_table_free(t);
+        for (size_t b = 0; b < G_N_ELEMENTS(baselines); b++) {
+                const struct policy_runs *base = find_runs(prs, np, baselines[b]);
+
+                if (!base || np < 2)
+                        continue;
+                fprintf(f, "\nAgainst `%s`, seed by seed (exact two-sided sign test; ties left out):\n\n"
+                        "| policy | memory (out of memory sooner is worse, then peak) | GP max |\n|---|---|---|\n",
+                        base->policy);
+                for (int p = 0; p < np; p++) {
+                        if (&prs[p] == base)
+                                continue;
+                        fprintf(f, "| %s |", prs[p].policy);
+                        for (size_t m = 0; m < G_N_ELEMENTS(paired_metrics); m++) {
+                                int better, worse;
+
+                                pair_counts(&prs[p], base, (int)m, &better, &worse);
+                                g_autofree char *s = verdict_format_paired(better, worse, prs[p].n);
+
+                                fprintf(f, " %s |", s);
+                        }
+                        fputc('\n', f);
+                }
+        }
+        return outfile_commit(o, error);
 }
 
-/* The table on stdout, one row per metric so that it fits a terminal. */
-static void print_table(struct result *res, int n)
+/* The table on stdout, one row per figure so that it fits a terminal. */
+static void print_table(const struct policy_runs *prs, int np, int64_t thr_ns)
 {
-        int w0 = 20, w = 16;
+        struct column_table *t = build_table(prs, np, thr_ns);
+        int w0 = 20, w[np];
 
-        for (size_t c = 0; c < HEADLINE_COUNT; c++) {
-                g_autofree char *h = row_header(&headline[c], &res[0]);
-
-                w0 = MAX(w0, (int)strlen(h) + 2);
+        for (guint h = 0; h < t->headers->len; h++)
+                w0 = MAX(w0, (int)strlen(t->headers->pdata[h]) + 2);
+        for (int p = 0; p < np; p++) {
+                w[p] = (int)strlen(prs[p].policy) + 2;
+                for (guint h = 0; h < t->headers->len; h++)
+                        w[p] = MAX(w[p], (int)strlen(g_ptr_array_index((GPtrArray *)t->rows->pdata[h], p)) + 2);
         }
-
+        printf("over seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ": rates k/N (95%% Wilson interval); "
+               "median (min .. max)\n", prs[0].runs[0].seed, prs[0].runs[prs[0].n - 1].seed);
         printf("%-*s", w0, "");
-        for (int p = 0; p < n; p++)
-                printf("%*s", w, res[p].policy);
+        for (int p = 0; p < np; p++)
+                printf("%*s", w[p], prs[p].policy);
         putchar('\n');
-        printf("%-*s", w0, "run");
-        for (int p = 0; p < n; p++)
-                printf("%*s", w, status_shown(&res[p]));
-        putchar('\n');
-        printf("%-*s", w0, "RCU flavour");
-        for (int p = 0; p < n; p++)
-                printf("%*s", w, res[p].flavour ? res[p].flavour : "-");
-        putchar('\n');
-        for (size_t c = 0; c < HEADLINE_COUNT; c++) {
-                g_autofree char *h = row_header(&headline[c], &res[0]);
-
-                printf("%-*s", w0, h);
-                for (int p = 0; p < n; p++) {
-                        g_autofree char *s = headline_format(&headline[c], res[p].values[c], res[p].oom, res[p].gp_pending_is_max);
-
-                        printf("%*s", w, s);
-                }
+        for (guint h = 0; h < t->headers->len; h++) {
+                printf("%-*s", w0, (char *)t->headers->pdata[h]);
+                for (int p = 0; p < np; p++)
+                        printf("%*s", w[p], (char *)g_ptr_array_index((GPtrArray *)t->rows->pdata[h], p));
                 putchar('\n');
         }
+        column_table_free(t);
+        for (size_t b = 0; b < G_N_ELEMENTS(baselines); b++) {
+                const struct policy_runs *base = find_runs(prs, np, baselines[b]);
+
+                if (!base || np < 2)
+                        continue;
+                printf("against %s, seed by seed (sign test):\n", base->policy);
+                for (int p = 0; p < np; p++) {
+                        if (&prs[p] == base)
+                                continue;
+                        printf("  %-16s", prs[p].policy);
+                        for (size_t m = 0; m < G_N_ELEMENTS(paired_metrics); m++) {
+                                int better, worse;
+
+                                pair_counts(&prs[p], base, (int)m, &better, &worse);
+                                g_autofree char *s = verdict_format_paired(better, worse, prs[p].n);
+
+                                printf("%s %s: %s", m ? ";" : "", paired_metrics[m].name, s);
+                        }
+                        putchar('\n');
+                }
+        }
 }
 
-static gboolean write_events(const char *dir, struct result *res, int n, GError **error)
+/* Every run's out-of-memory point, and the grace periods still pending at
+ * the end: per policy the longest, drawn apart from the tails (a lower bound). */
+static gboolean write_events(const char *dir, const struct policy_runs *prs, int np, GError **error)
 {
         struct outfile *o = outfile_open(dir, "oom-events.csv", error);
+        int shown = 0;
 
         if (!o)
                 return FALSE;
-        fputs("policy,time_s,mib\n", outfile_stream(o));
-        for (int p = 0; p < n; p++)
-                if (res[p].oom)
-                        fprintf(outfile_stream(o), "%s,%.9f,%.6f\n", res[p].policy, res[p].oom_time_ns / 1e9,
-                                res[p].oom_bytes / 1048576.0);
+        fputs("policy,seed,time_s,mib\n", outfile_stream(o));
+        for (int p = 0; p < np; p++)
+                for (int i = 0; i < prs[p].n; i++) {
+                        const struct result *r = &prs[p].runs[i];
+
+                        if (r->oom)
+                                fprintf(outfile_stream(o), "%s,%" G_GUINT64_FORMAT ",%.9f,%.6f\n", r->policy, r->seed,
+                                        r->oom_time_ns / 1e9, r->oom_bytes / 1048576.0);
+                }
         if (!outfile_commit(o, error))
                 return FALSE;
-        /* Grace periods still pending at the end: a lower bound, drawn apart. */
         o = outfile_open(dir, "pending-gp.csv", error);
         if (!o)
                 return FALSE;
-        fputs("policy,pending_ms,y\n", outfile_stream(o));
-        for (int p = 0; p < n; p++)
-                if (res[p].pending_gp_ns > res[p].gp_max_ns)   /* worth seeing beside the tail */
-                        fprintf(outfile_stream(o), "%s,%.6f,%.9g\n", res[p].policy, res[p].pending_gp_ns / 1e6,
-                                1 / (res[p].counts[0] + 1));
+        fputs("policy,pending_ms,y,runs\n", outfile_stream(o));
+        for (int p = 0; p < np; p++) {
+                double longest = 0, samples = 0;
+                int runs = 0;
+
+                for (int i = 0; i < prs[p].n; i++) {
+                        const struct result *r = &prs[p].runs[i];
+
+                        samples += r->counts[0];
+                        if (r->pending_gp_ns > r->gp_max_ns) {  /* worth seeing beside the tail */
+                                runs++;
+                                longest = MAX(longest, r->pending_gp_ns);
+                        }
+                }
+                /* each policy's mark a step lower than the last, so that the labels never overlap */
+                if (runs)
+                        fprintf(outfile_stream(o), "%s,%.6f,%.9g,%d of %d\n", prs[p].policy, longest / 1e6,
+                                pow(0.45, shown++) / (samples + 1), runs, prs[p].n);
+        }
         return outfile_commit(o, error);
 }
 
@@ -482,19 +924,21 @@ static const char *terminal(const char *format, int height)
         return buf;
 }
 
-/* Run template @name writing DIR/@stem.FORMAT, with @vars already set. */
-/* Run template @name for the runs @idx[0..nidx) of @res. */
+/* Run template @name for the policies @idx[0..nidx) of @prs, writing
+ * DIR/@stem.FORMAT; @vars has the template's own variables already. */
 static void draw(struct plotter *pl, const char *name, const char *stem, GString *vars, int height,
-                 const struct result *res, const int *idx, int nidx)
+                 const struct policy_runs *prs, const int *idx, int nidx, GPtrArray *titles_of)
 {
         GString *pols = g_string_new(NULL), *titles = g_string_new(NULL), *colours = g_string_new(NULL);
 
         for (int i = 0; i < nidx; i++) {
-                const struct result *r = &res[idx[i]];
+                const struct policy_runs *pr = &prs[idx[i]];
+                /* one word each: gnuplot's word() splits on blanks outside quotes */
+                g_autofree char *title = cli_gnuplot_literal(titles_of ? titles_of->pdata[i] : pr->title);
 
-                g_string_append_printf(pols, "%s%s", i ? " " : "", r->policy);
-                g_string_append_printf(titles, "%s%s", i ? " " : "", r->title);
-                g_string_append_printf(colours, "%s%s", i ? " " : "", cli_policy_colour(r->policy));
+                g_string_append_printf(pols, "%s%s", i ? " " : "", pr->policy);
+                g_string_append_printf(titles, "%s%s", i ? " " : "", title);
+                g_string_append_printf(colours, "%s%s", i ? " " : "", cli_policy_colour(pr->policy));
         }
         cli_gnuplot_var(vars, "policies", pols->str);
         cli_gnuplot_var(vars, "titles", titles->str);
@@ -529,40 +973,71 @@ static void draw(struct plotter *pl, const char *name, const char *stem, GString
         pl->drawn++;
 }
 
-/* POLICY/tail-STEM.dat: the fraction of @metric's samples at or above x
- * (the complementary CDF), from distributions.csv's exact counts: a point
- * at both edges of every bin, the last at the maximum with 1/N, so that
- * the slowest sample shows on a log axis. */
-static gboolean prepare_tail(const char *rundir, const char *metric, const char *stem)
+struct bin {
+        double lo, hi, n;
+};
+
+static gint by_lo(gconstpointer a, gconstpointer b)
 {
-        g_autofree char *src = g_build_filename(rundir, "distributions.csv", NULL);
-        g_autofree char *name = g_strdup_printf("tail-%s.dat", stem);
-        g_autofree char *dst = g_build_filename(rundir, name, NULL);
-        g_autofree char *text = NULL;
-        g_auto(GStrv) lines = NULL;
-        struct bin { double lo, hi, n; };
+        const struct bin *x = a, *y = b;
+
+        return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* POLICY/tail-STEM.dat: the fraction of @metric's samples, pooled over
+ * every run of the policy, at or above x (the complementary CDF), from the
+ * runs' distributions.csv (the same bin edges in every run): a point at
+ * both edges of every bin, the last at the maximum with 1/N, so that the
+ * slowest sample shows on a log axis.  *samples gets N. */
+static gboolean prepare_tail(const struct policy_runs *pr, const char *dir, const char *metric, const char *stem,
+                             double *samples)
+{
         g_autoptr(GArray) rows = g_array_new(FALSE, FALSE, sizeof(struct bin));
+        g_autofree char *name = g_strdup_printf("tail-%s.dat", stem);
+        g_autofree char *dst = g_build_filename(dir, pr->policy, name, NULL);
         GString *out = g_string_new("x_ns,fraction_at_or_above\n");
         double total = 0, cum = 0;
         gboolean ok;
 
-        if (!g_file_get_contents(src, &text, NULL, NULL)) {
-                g_string_free(out, TRUE);
-                return FALSE;
-        }
-        lines = g_strsplit(text, "\n", -1);
-        for (int i = 1; lines[i]; i++) {
-                g_auto(GStrv) f = g_strsplit(lines[i], ",", 6);
-                struct bin b;
+        for (int r = 0; r < pr->n; r++) {
+                g_autofree char *src = g_build_filename(pr->runs[r].rundir, "distributions.csv", NULL);
+                g_autofree char *text = NULL;
+                g_auto(GStrv) lines = NULL;
 
-                if (g_strv_length(f) < 4 || strcmp(f[0], metric) != 0)
+                if (!g_file_get_contents(src, &text, NULL, NULL))
                         continue;
-                b.lo = g_ascii_strtod(f[1], NULL);
-                b.hi = g_ascii_strtod(f[2], NULL);
-                b.n = g_ascii_strtod(f[3], NULL);
-                total += b.n;
-                g_array_append_val(rows, b);
+                lines = g_strsplit(text, "\n", -1);
+                for (int i = 1; lines[i]; i++) {
+                        g_auto(GStrv) f = g_strsplit(lines[i], ",", 6);
+                        struct bin b;
+
+                        if (g_strv_length(f) < 4 || strcmp(f[0], metric) != 0)
+                                continue;
+                        b.lo = g_ascii_strtod(f[1], NULL);
+                        b.hi = g_ascii_strtod(f[2], NULL);
+                        b.n = g_ascii_strtod(f[3], NULL);
+                        total += b.n;
+                        g_array_append_val(rows, b);
+                }
         }
+        /* Pool: the runs' bins in order, equal bins merged; the top bin of
+         * each run ends at that run's maximum, so the pooled one at the largest. */
+        g_array_sort(rows, by_lo);
+        guint m = 0;
+
+        for (guint i = 0; i < rows->len; i++) {
+                struct bin *b = &g_array_index(rows, struct bin, i);
+
+                if (m && g_array_index(rows, struct bin, m - 1).lo == b->lo) {
+                        struct bin *last = &g_array_index(rows, struct bin, m - 1);
+
+                        last->n += b->n;
+                        last->hi = MAX(last->hi, b->hi);
+                } else {
+                        g_array_index(rows, struct bin, m++) = *b;
+                }
+        }
+        g_array_set_size(rows, m);
         for (guint i = 0; i < rows->len && total > 0; i++) {
                 const struct bin *b = &g_array_index(rows, struct bin, i);
 
@@ -574,29 +1049,146 @@ static gboolean prepare_tail(const char *rundir, const char *metric, const char 
         }
         ok = g_file_set_contents(dst, out->str, (gssize)out->len, NULL);
         g_string_free(out, TRUE);
+        *samples = total;
         return ok && total > 0;
 }
 
-static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limit_bytes)
+struct series {
+        double *t_ns, *bytes;
+        guint n;
+};
+
+static struct series read_memory(const char *rundir)
+{
+        g_autofree char *path = g_build_filename(rundir, "memory.csv", NULL);
+        g_autofree char *text = NULL;
+        g_auto(GStrv) lines = NULL;
+        struct series s = { 0 };
+
+        if (!g_file_get_contents(path, &text, NULL, NULL))
+                return s;
+        lines = g_strsplit(text, "\n", -1);
+        s.t_ns = g_new(double, g_strv_length(lines));
+        s.bytes = g_new(double, g_strv_length(lines));
+        for (int i = 1; lines[i]; i++) {
+                char *end;
+
+                if (!lines[i][0])
+                        continue;
+                s.t_ns[s.n] = g_ascii_strtod(lines[i], &end);
+                s.bytes[s.n++] = *end == ',' ? g_ascii_strtod(end + 1, NULL) : 0;
+        }
+        return s;
+}
+
+/* POLICY/memory-band.dat: memory over time as the median and the range
+ * over the policy's runs ("time_s,median_mib,min_mib,max_mib").  The runs
+ * sample at the same instants; a run that ended early (out of memory)
+ * keeps its last value: the memory it ran out with. */
+static gboolean prepare_memory_band(const struct policy_runs *pr, const char *dir)
+{
+        g_autofree struct series *runs = g_new0(struct series, pr->n);
+        g_autofree guint *at = g_new0(guint, pr->n);
+        g_autofree double *v = g_new(double, pr->n);
+        g_autofree char *dst = g_build_filename(dir, pr->policy, "memory-band.dat", NULL);
+        GString *out = g_string_new("time_s,median_mib,min_mib,max_mib\n");
+        int longest = 0;
+        gboolean ok;
+
+        for (int r = 0; r < pr->n; r++) {
+                runs[r] = read_memory(pr->runs[r].rundir);
+                if (runs[r].n > runs[longest].n)
+                        longest = r;
+        }
+        for (guint k = 0; k < runs[longest].n; k++) {
+                double t = runs[longest].t_ns[k];
+                int m = 0;
+
+                for (int r = 0; r < pr->n; r++) {
+                        if (!runs[r].n)
+                                continue;
+                        while (at[r] + 1 < runs[r].n && runs[r].t_ns[at[r] + 1] <= t)
+                                at[r]++;
+                        v[m++] = runs[r].bytes[at[r]] / 1048576.0;
+                }
+                gsl_sort(v, 1, (size_t)m);
+                g_string_append_printf(out, "%.9f,%.6f,%.6f,%.6f\n", t / 1e9,
+                                       gsl_stats_median_from_sorted_data(v, 1, (size_t)m), v[0], v[m - 1]);
+        }
+        for (int r = 0; r < pr->n; r++) {
+                g_free(runs[r].t_ns);
+                g_free(runs[r].bytes);
+        }
+        ok = runs[longest].n > 0 && g_file_set_contents(dst, out->str, (gssize)out->len, NULL);
+        g_string_free(out, TRUE);
+        return ok;
+}
+
+/* A curve drawn exactly over an earlier one hides it: the policy among
+ * @idx[0..n) whose data file (tail-@stem.dat, or memory-band.dat for a
+ * NULL @stem) is the same as @p's, or NULL. */
+static char *same_curve(const char *dir, const struct policy_runs *prs, const int *idx, int n, int p, const char *stem)
+{
+        g_autofree char *name = stem ? g_strdup_printf("tail-%s.dat", stem) : g_strdup("memory-band.dat");
+        g_autofree char *path = g_build_filename(dir, prs[p].policy, name, NULL);
+        g_autofree char *mine = NULL;
+        gsize len;
+
+        if (!g_file_get_contents(path, &mine, &len, NULL))
+                return NULL;
+        for (int i = 0; i < n; i++) {
+                g_autofree char *other_path = g_build_filename(dir, prs[idx[i]].policy, name, NULL);
+                g_autofree char *other = NULL;
+                gsize olen;
+
+                if (g_file_get_contents(other_path, &other, &olen, NULL) && olen == len && !memcmp(mine, other, len))
+                        return g_strdup(prs[idx[i]].policy);
+        }
+        return NULL;
+}
+
+static void draw_all(struct plotter *pl, struct policy_runs *prs, int np, int64_t limit_bytes)
 {
         GString *vars = g_string_new(NULL);
-        int all[n], some[n];
+        g_autoptr(GPtrArray) titles = g_ptr_array_new_with_free_func(g_free);
+        int all[np], some[np];
         char num[64];
+        int nsome = 0;
 
-        for (int p = 0; p < n; p++)
-                all[p] = p;
+        /* Memory: the median and range of every policy whose runs wrote it. */
+        for (int p = 0; p < np; p++) {
+                if (!prepare_memory_band(&prs[p], pl->dir))
+                        continue;
+                g_autofree char *same = same_curve(pl->dir, prs, all, nsome, p, NULL);
+
+                all[nsome++] = p;
+                g_ptr_array_add(titles, g_strdup_printf("%s: %s%d run%s, out of memory in %d%s%s", prs[p].title,
+                                                        prs[p].n > 1 ? "median and range of " : "", prs[p].n,
+                                                        prs[p].n > 1 ? "s" : "", prs[p].oom,
+                                                        same ? "; the same as " : "", same ? same : ""));
+        }
         g_snprintf(num, sizeof(num), "limit_mib=%.6f; ", limit_bytes / 1048576.0);
         g_string_append(vars, num);
-        draw(pl, "memory.gp", "memory", vars, 600, res, all, n);
+        if (nsome)
+                draw(pl, "memory.gp", "memory", vars, 600, prs, all, nsome, titles);
         for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
-                int nsome = 0;
+                nsome = 0;
+                g_ptr_array_set_size(titles, 0);
+                /* Only the policies that measured something are in the plot and its key. */
+                for (int p = 0; p < np; p++) {
+                        double samples = 0;
+                        int runs = 0;
 
-                /* Only the runs that measured something are in the plot and its key. */
-                for (int p = 0; p < n; p++) {
-                        g_autofree char *rundir = g_build_filename(pl->dir, res[p].policy, NULL);
+                        for (int i = 0; i < prs[p].n; i++)
+                                runs += prs[p].runs[i].counts[k] > 0;
+                        if (!runs || !prepare_tail(&prs[p], pl->dir, cdfs[k].metric, cdfs[k].stem, &samples))
+                                continue;
+                        g_autofree char *same = same_curve(pl->dir, prs, some, nsome, p, cdfs[k].stem);
 
-                        if (res[p].counts[k] > 0 && prepare_tail(rundir, cdfs[k].metric, cdfs[k].stem))
-                                some[nsome++] = p;
+                        some[nsome++] = p;
+                        g_ptr_array_add(titles, g_strdup_printf("%s (%.0f samples, %d run%s)%s%s", prs[p].title, samples,
+                                                                runs, runs == 1 ? "" : "s", same ? ": the same as " : "",
+                                                                same ? same : ""));
                 }
                 if (nsome == 0)
                         continue;       /* e.g. no synchronize_rcu() in this scenario */
@@ -613,44 +1205,56 @@ static void draw_all(struct plotter *pl, struct result *res, int n, int64_t limi
                         cli_gnuplot_var(vars, "pending", pending);
                         cli_gnuplot_var(vars, "extra",
                                         ", pending every ::1 using 2:3 with points pt 9 ps 2.5 lc rgb \"#c00000\" "
-                                        "title \"still pending at the end (at least)\", "
-                                        "pending every ::1 using 2:3:1 with labels offset char 0,-1.3 notitle");
+                                        "title \"still pending at the end (at least; the longest over the runs)\", "
+                                        "pending every ::1 using 2:3:(sprintf(\"%s: %s\", strcol(1), strcol(4))) "
+                                        "with labels right offset char -1.5,0 notitle");
                 } else {
                         cli_gnuplot_var(vars, "extra", "");
                 }
-                draw(pl, "cdf.gp", cdfs[k].stem, vars, 600, res, some, nsome);
+                draw(pl, "cdf.gp", cdfs[k].stem, vars, 600, prs, some, nsome, titles);
         }
-        for (int p = 0; p < n; p++) {
-                g_autofree char *rundir = g_build_filename(pl->dir, res[p].policy, NULL);
-                g_autofree char *datafile = g_build_filename(rundir, "timeline-plot.dat", NULL);
-                g_autofree char *stem = g_strdup_printf("timeline-%s", res[p].policy);
-                g_autofree char *marks = g_build_filename(rundir, "timeline-marks.dat", NULL);
+        /* A timeline per policy, of its first seed's run. */
+        for (int p = 0; p < np; p++) {
+                const struct result *r = &prs[p].runs[0];
+                g_autofree char *datafile = g_build_filename(r->rundir, "timeline-plot.dat", NULL);
+                g_autofree char *stem = g_strdup_printf("timeline-%s", prs[p].policy);
+                g_autofree char *marks = g_build_filename(r->rundir, "timeline-marks.dat", NULL);
+                g_autofree char *title = g_strdup_printf("%s, seed %" G_GUINT64_FORMAT "%s%s", prs[p].policy, r->seed,
+                                                         strcmp(r->status, "ok") ? " " : "",
+                                                         strcmp(r->status, "ok") ? status_shown(r->status) : "");
                 g_autofree char *tics = NULL, *keys = NULL;
                 int nlanes = 0;
 
-                if (!prepare_timeline(rundir, &nlanes, &tics, &keys) || nlanes == 0)
+                if (!prepare_timeline(r->rundir, &nlanes, &tics, &keys) || nlanes == 0)
                         continue;
                 g_string_truncate(vars, 0);
                 cli_gnuplot_var(vars, "datafile", datafile);
                 cli_gnuplot_var(vars, "marks", marks);
-                cli_gnuplot_var(vars, "policy", res[p].title);
+                cli_gnuplot_var(vars, "policy", title);
                 cli_gnuplot_var(vars, "yticks", tics);
                 cli_gnuplot_var(vars, "taskkeys", keys);
                 g_snprintf(num, sizeof(num), "nlanes=%d; ", nlanes);
                 g_string_append(vars, num);
                 /* room for the key: a row per three tasks */
                 draw(pl, "timeline.gp", stem, vars, 200 + 26 * nlanes + 18 * ((int)strlen(keys) > 0 ? 4 : 0),
-                     res, &all[p], 1);
+                     prs, &p, 1, NULL);
         }
         g_string_free(vars, TRUE);
 }
 
 /* ---- the runs ---- */
 
+/* Enough runs that a rate of 0/N says something (its interval reaches
+ * 31% at 10), few enough that the default compare takes seconds. */
+#define COMPARE_DEFAULT_SEEDS 10
+#define COMPARE_MAX_SEEDS 100000
+
+
 struct compare_job {
-        struct sim *sim;
+        struct sim *sim;                /* made up front for each policy's first seed, else by the job */
+        const struct scenario *sc;
+        struct sim_options opts;
         struct result *res;
-        char *rundir;
         char *tracefile;
         char *error;            /* the run failed */
         int error_status;       /* and the exit status that calls for */
@@ -658,75 +1262,157 @@ struct compare_job {
         bool unsafe;            /* the oracle saw a violation */
 };
 
+/* What one run's report says, for the tables and plots. */
+static void read_result(struct result *res, const struct report *r, int64_t stall_threshold_ns)
+{
+        double v;
+
+        for (size_t c = 0; c < HEADLINE_COUNT; c++) {
+                gboolean at_least = FALSE;
+
+                /* one rule for every maximum: what is still pending counts */
+                res->values[c] = report_lookup_bound(r, headline[c].key, &v, &at_least) ? v : NAN;
+                res->at_least[c] = at_least;
+        }
+        res->oom = report_lookup(r, "memory.oom", &v) && v != 0;
+        res->oom_time_ns = report_lookup(r, "memory.oom_time_ns", &v) ? v : NAN;
+        res->oom_bytes = report_lookup(r, "memory.oom_bytes", &v) ? v : NAN;
+        res->pending_gp_ns = report_lookup(r, "rcu.gp_in_progress_ns", &v) ? v : 0;
+        res->gp_max_ns = report_lookup(r, "gp_latency.max_ns", &v) ? v : 0;
+        res->stall = report_lookup(r, "rcu.gp_over_threshold", &v) && v > 0;
+        res->stalled_at_end = res->pending_gp_ns > stall_threshold_ns;
+        for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
+                g_autofree char *key = g_strconcat(cdfs[k].metric, ".count", NULL);
+
+                res->counts[k] = report_lookup(r, key, &v) ? v : 0;
+        }
+        res->flavour = g_strdup(report_lookup_string(r, "rcu.flavour"));
+        /* The worst wake-up of each periodic class (rt_tasks.N.class). */
+        res->rt_max_ns = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+        for (unsigned n = 0;; n++) {
+                char key[64];
+                const char *cls;
+                double *have;
+
+                g_snprintf(key, sizeof(key), "rt_tasks.%u.class", n);
+                if (!(cls = report_lookup_string(r, key)))
+                        break;
+                g_snprintf(key, sizeof(key), "rt_tasks.%u.latency.max_ns", n);
+                if (!report_lookup(r, key, &v))
+                        continue;
+                if ((have = g_hash_table_lookup(res->rt_max_ns, cls)))
+                        *have = MAX(*have, v);
+                else
+                        g_hash_table_insert(res->rt_max_ns, g_strdup(cls), g_memdup2(&v, sizeof(v)));
+        }
+}
+
 static void compare_job_run(gpointer data, gpointer user)
 {
         struct compare_job *job = data;
         struct result *res = job->res;
-        const struct report *r;
         GError *e = NULL;
 
         (void)user;
+        if (!job->sim && !(job->sim = sim_new(job->sc, &job->opts, &e))) {
+                job->error = g_strdup(e->message);
+                job->error_status = cli_error_status(e);
+                g_error_free(e);
+                res->status = "failed";
+                res->rt_max_ns = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+                for (size_t c = 0; c < HEADLINE_COUNT; c++)
+                        res->values[c] = NAN;
+                g_atomic_int_set(&job->permille, 1000);
+                return;
+        }
         /* In slices, so that the terminal can show how far each policy got. */
         int64_t end = sim_end_time(job->sim);
 
         while (sim_run_slice(job->sim, MAX(end / 200, 1)))
                 g_atomic_int_set(&job->permille, (gint)(1000.0 * (double)sim_now(job->sim) / (double)end));
         sim_run(job->sim);
-        g_atomic_int_set(&job->permille, 1000);
         if (!sim_finish(job->sim, &e)) {
                 job->error = g_strdup(e->message);
                 job->error_status = cli_error_status(e);
                 g_error_free(e);
         }
-        r = sim_report(job->sim);
-        for (size_t c = 0; c < HEADLINE_COUNT; c++)
-                res->values[c] = lookup(r, headline[c].key);
-        res->oom = lookup(r, "memory.oom") != 0;
-        res->oom_time_ns = lookup(r, "memory.oom_time_ns");
-        res->oom_bytes = lookup(r, "memory.oom_bytes");
-        res->pending_gp_ns = lookup(r, "rcu.gp_in_progress_ns");
-        res->gp_max_ns = lookup(r, "gp_latency.max_ns");
-        if (isnan(res->gp_max_ns))
-                res->gp_max_ns = 0;             /* no grace period completed */
-        res->gp_pending_is_max = lookup(r, "rcu.gp_max_is_pending") == 1;
-        res->rt_class = g_strdup(report_lookup_string(r, "rt_wakeup_top.class"));
-        for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
-                g_autofree char *key = g_strconcat(cdfs[k].metric, ".count", NULL);
-
-                res->counts[k] = lookup(r, key);
-        }
-        res->flavour = g_strdup(report_lookup_string(r, "rcu.flavour"));
+        read_result(res, sim_report(job->sim), job->sc->stall_threshold_ns);
         job->unsafe = sim_safety_violations(job->sim) > 0;
         res->status = job->error ? "failed" : !sim_complete(job->sim) ? "incomplete" : job->unsafe ? "unsafe" : "ok";
-        res->title = strcmp(res->status, "ok") ? g_strdup_printf("%s(%s)", res->policy, status_shown(res))
-                                               : g_strdup(res->policy);
+        /* the outputs are written: free the run, keep the figures */
+        g_clear_pointer(&job->sim, sim_free);
+        g_atomic_int_set(&job->permille, 1000);
 }
 
 static void compare_jobs_free(struct compare_job *jobs, guint n)
 {
-        for (guint p = 0; p < n; p++) {
-                sim_free(jobs[p].sim);
-                g_free(jobs[p].rundir);
-                g_free(jobs[p].tracefile);
-                g_free(jobs[p].error);
+        for (guint j = 0; j < n; j++) {
+                sim_free(jobs[j].sim);
+                g_free(jobs[j].tracefile);
+                g_free(jobs[j].error);
         }
         g_free(jobs);
 }
 
+/* Remove the directory @dir of an earlier compare (a policy or a seed not
+ * compared now) holding @ours; left alone if it holds anything else. */
+static void remove_stale_dir(const char *dir, const char *const *ours)
+{
+        int stale = output_dir_claim(dir, ours, NULL);
+
+        if (stale >= 0) {
+                g_autofree char *lockfile = g_build_filename(dir, ".rcuboost.lock", NULL);
+
+                g_unlink(lockfile);
+                output_dir_unlock(stale);
+                g_rmdir(dir);   /* stays if it holds anything else */
+        }
+}
+
+/* The runs DIR/POLICY/seed-S/ of the policy directory @dir whose seed is
+ * not among the @nseeds from @first_seed. */
+static void remove_stale_seeds(const char *dir, uint64_t first_seed, int nseeds)
+{
+        g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+        const char *name;
+
+        while (d && (name = g_dir_read_name(d))) {
+                g_autofree char *sub = g_build_filename(dir, name, NULL);
+                guint64 s;
+
+                if (!g_str_has_prefix(name, "seed-") || !g_file_test(sub, G_FILE_TEST_IS_DIR))
+                        continue;
+                if (g_ascii_string_to_unsigned(name + 5, 10, 0, G_MAXUINT64, &s, NULL) && s >= first_seed &&
+                    s - first_seed < (guint64)nseeds)
+                        continue;
+                remove_stale_dir(sub, sim_output_names);
+        }
+}
+
 /* DIR holds one compare's files and nothing of an earlier one: its own
- * files are removed, and so are the runs of policies not compared now. */
-static int prepare_out(const char *out, GPtrArray *names, GError **error)
+ * files are removed, and so are the runs of policies and seeds not
+ * compared now.  DIR/POLICY/ holds the policy's pooled plot data and a
+ * directory seed-S/ per run. */
+static int prepare_out(const char *out, GPtrArray *names, uint64_t first_seed, int nseeds, GError **error)
 {
         int lock;
         g_autoptr(GPtrArray) ours = g_ptr_array_new_with_free_func(g_free);
-        static const char *const files[] = { "comparison.tsv", "comparison.md", "oom-events.csv", "pending-gp.csv",
+        static const char *const files[] = { "comparison.tsv", "comparison.md", "comparison-summary.tsv",
+                                             "comparison-paired.tsv", "oom-events.csv", "pending-gp.csv",
                                              "*.png", "*.svg", "*.pdf", "plots/" };
+        g_autoptr(GPtrArray) policy_files = g_ptr_array_new();
 
         for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
                 g_ptr_array_add(ours, g_strdup(files[i]));
         for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
                 g_ptr_array_add(ours, g_strconcat((*p)->name, "/", NULL));
         g_ptr_array_add(ours, NULL);
+        /* the policy's pooled files and runs, or an earlier layout's run */
+        g_ptr_array_add(policy_files, "seed-*/");
+        g_ptr_array_add(policy_files, "memory-band.dat");
+        for (const char *const *n = sim_output_names; *n; n++)
+                g_ptr_array_add(policy_files, (gpointer)*n);
+        g_ptr_array_add(policy_files, NULL);
         lock = output_dir_claim(out, (const char *const *)ours->pdata, error);
         if (lock < 0)
                 return -1;
@@ -738,27 +1424,36 @@ static int prepare_out(const char *out, GPtrArray *names, GError **error)
                         compared |= !strcmp(names->pdata[i], (*p)->name);
                 if (compared || !g_file_test(dir, G_FILE_TEST_IS_DIR))
                         continue;
-                int stale = output_dir_claim(dir, sim_output_names, NULL);
+                remove_stale_seeds(dir, 0, 0);
+                remove_stale_dir(dir, (const char *const *)policy_files->pdata);
+        }
+        for (guint i = 0; i < names->len; i++) {
+                g_autofree char *dir = g_build_filename(out, names->pdata[i], NULL);
 
-                if (stale >= 0) {
-                        g_autofree char *lockfile = g_build_filename(dir, ".rcuboost.lock", NULL);
-
-                        g_unlink(lockfile);
-                        output_dir_unlock(stale);
-                        g_rmdir(dir);   /* stays if it holds anything else */
+                if (!output_dir_prepare(dir, (const char *const *)policy_files->pdata, error)) {
+                        output_dir_unlock(lock);
+                        return -1;
                 }
+                remove_stale_seeds(dir, first_seed, nseeds);
         }
         return lock;
 }
 
-static void results_free(struct result *res, guint n)
+static void results_free(struct policy_runs *prs, int np)
 {
-        for (guint p = 0; p < n; p++) {
-                g_free(res[p].title);
-                g_free(res[p].flavour);
-                g_free(res[p].rt_class);
+        for (int p = 0; p < np; p++) {
+                for (int i = 0; i < prs[p].n; i++) {
+                        struct result *r = &prs[p].runs[i];
+
+                        g_free(r->rundir);
+                        g_free(r->flavour);
+                        if (r->rt_max_ns)
+                                g_hash_table_destroy(r->rt_max_ns);
+                }
+                g_free(prs[p].runs);
+                g_free(prs[p].title);
         }
-        g_free(res);
+        g_free(prs);
 }
 
 /* ---- the command ---- */
@@ -776,12 +1471,16 @@ int cli_compare(int argc, char **argv)
         g_autofree char *trace_format = NULL;
         g_autofree char *trace_window = NULL;
         gint nthreads = (gint)MIN(g_get_num_processors(), 64);
+        gint nseeds = COMPARE_DEFAULT_SEEDS;
         struct compare_job *jobs;
         const GOptionEntry entries[] = {
                 { "policies", 'p', 0, G_OPTION_ARG_STRING, &policies_opt,
                   "Comma-separated policies to compare (default: all)", "A,B,..." },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/SCENARIO)", "DIR" },
-                { "seed", 's', 0, G_OPTION_ARG_STRING, &seed, "Random seed for every run", "N" },
+                { "seeds", 'n', 0, G_OPTION_ARG_INT, &nseeds,
+                  "Runs per policy, seeds S..S+N-1, paired across policies (default: 10)", "N" },
+                { "seed", 's', 0, G_OPTION_ARG_STRING, &seed,
+                  "The first seed S (default: the scenario's seed, 1 unless it says)", "S" },
                 { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Plot format: png (default), svg or pdf", "FMT" },
                 { "window", 'w', 0, G_OPTION_ARG_STRING, &window,
                   "Timeline window, e.g. 990ms,60ms (default: [output] timeline_start/_length)", "START,LENGTH" },
@@ -789,34 +1488,46 @@ int cli_compare(int argc, char **argv)
                   "SECTION.KEY=VALUE" },
                 { "jobs", 'j', 0, G_OPTION_ARG_INT, &nthreads, "Runs in parallel (default: one per CPU)", "J" },
                 { "trace", 't', 0, G_OPTION_ARG_NONE, &trace,
-                  "Also write DIR/POLICY/trace.json (Chrome trace events, for Perfetto)", NULL },
+                  "Also write DIR/POLICY/seed-S/trace.json for the first seed (Chrome trace events, for Perfetto)",
+                  NULL },
                 { "trace-format", 0, 0, G_OPTION_ARG_STRING, &trace_format,
-                  "json (default), ftrace (DIR/POLICY/trace.txt, kernel tracepoint lines) or dat "
-                  "(DIR/POLICY/trace.dat, for trace-cmd report and KernelShark)", "FORMAT" },
+                  "json (default), ftrace (trace.txt, kernel tracepoint lines) or dat "
+                  "(trace.dat, for trace-cmd report and KernelShark)", "FORMAT" },
                 { "trace-window", 0, 0, G_OPTION_ARG_STRING, &trace_window,
                   "Trace only this window, e.g. 990ms,60ms (default: the timeline window; 'all' for the whole run)",
                   "START,LENGTH" },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
                 { NULL },
         };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO] - run a scenario under several policies and plot them");
+        g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO] - run a scenario under several policies over "
+                                                             "several seeds, and plot them");
         g_autoptr(GPtrArray) overrides = g_ptr_array_new_with_free_func(g_free);
         g_autoptr(GPtrArray) names = g_ptr_array_new();
         g_autoptr(RcbScenario) sc = NULL;
-        struct result *res;
+        struct policy_runs *prs;
         struct sim_options opts = { 0 };
-        int status = EXIT_OK;
+        uint64_t first_seed;
+        int status = EXIT_OK, np, njobs;
         GError *e = NULL;
 
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_option_context_set_description(ctx,
-                "Runs the scenario once per policy with the same seed and random streams, writes each\n"
-                "run's outputs to DIR/POLICY/, the headline table to DIR/comparison.tsv and .md (and\n"
-                "stdout), and plots with gnuplot: memory, grace-period / callback / synchronize_rcu /\n"
-                "RT wake-up latency CDFs, boost delay and time boosted, and a timeline per policy.\n"
+                "Runs the scenario N times per policy, with seeds S..S+N-1: the same seed gives every\n"
+                "policy the same random streams, so the runs are paired and differences come from the\n"
+                "policy alone.  Writes each run to DIR/POLICY/seed-S/, and reports over the seeds:\n"
+                "outcome rates (out of memory, a stall, stalled at the end, unsafe) with 95% Wilson\n"
+                "intervals, median and range of peak memory, the longest grace period (one still\n"
+                "pending at the end counts, as '>='), boost delay and RT wake-up latency per class, the\n"
+                "worst run's seed (rcuboost run --seed S replays it), and each policy against none and\n"
+                "booster seed by seed with an exact sign test.  Tables: DIR/comparison.md and stdout,\n"
+                "DIR/comparison-summary.tsv (per policy), comparison.tsv (per run),\n"
+                "comparison-paired.tsv.  Plots with gnuplot: memory (median and range), latency tails\n"
+                "pooled over the runs (grace period, callback, synchronize_rcu, RT wake-up, boost\n"
+                "delay, time boosted), and a timeline per policy of its first seed.\n"
                 "Without SCENARIO it runs the built-in default (scenarios/oom.scn).\n\n"
                 "Examples:\n  rcuboost compare\n"
-                "  rcuboost compare scenarios/many-readers.scn --policies booster,pi-lock --format svg\n\n"
+                "  rcuboost compare scenarios/many-readers.scn --seeds 20 --policies booster,rcu-boost\n"
+                "  rcuboost compare scenarios/oom.scn --seeds 1 -s 7 --format svg\n\n"
                 CLI_EXIT_HELP);
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
@@ -824,11 +1535,12 @@ int cli_compare(int argc, char **argv)
                 return cli_usage_error(ctx, "compare: one scenario at a time");
         if (nthreads < 1 || nthreads > 1024)
                 return cli_usage_error(ctx, "--jobs: expected 1 to 1024");
+        if (nseeds < 1 || nseeds > COMPARE_MAX_SEEDS)
+                return cli_usage_error(ctx, "--seeds: expected 1 to %d", COMPARE_MAX_SEEDS);
         if (format && strcmp(format, "png") && strcmp(format, "svg") && strcmp(format, "pdf"))
                 return cli_usage_error(ctx, "--format: '%s' is not png, svg or pdf", format);
         if (seed && !cli_parse_seed(seed, &opts.seed))
                 return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
-        opts.seed_set = seed != NULL;
         if (!cli_trace_format(trace_format, NULL, &opts.trace_format))
                 return cli_usage_error(ctx, "--trace-format: '%s' is not json, ftrace or dat", trace_format);
         if (trace_format && !trace)
@@ -857,6 +1569,10 @@ int cli_compare(int argc, char **argv)
                 g_error_free(e);
                 return EXIT_USAGE;
         }
+        first_seed = seed ? opts.seed : sc->seed;
+        if (first_seed > G_MAXINT64 - (uint64_t)nseeds)
+                return cli_usage_error(ctx, "--seed: %" G_GUINT64_FORMAT " + %d seeds passes 2^63-1", first_seed, nseeds);
+        opts.seed_set = TRUE;
         if (!cli_parse_policies(ctx, policies_opt, names, &status))
                 return status;
         if (!out)
@@ -877,38 +1593,59 @@ int cli_compare(int argc, char **argv)
                 }
         }
         /* Held until the process ends: one compare at a time in DIR. */
-        if (prepare_out(out, names, &e) < 0) {
+        if (prepare_out(out, names, first_seed, nseeds, &e) < 0) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 status = cli_error_status(e);
                 g_error_free(e);
                 return status;
         }
-        res = g_new0(struct result, names->len);
-        jobs = g_new0(struct compare_job, names->len);
-        for (guint p = 0; p < names->len; p++) {
-                struct compare_job *job = &jobs[p];
+        np = (int)names->len;
+        njobs = np * nseeds;
+        prs = g_new0(struct policy_runs, np);
+        jobs = g_new0(struct compare_job, njobs);
+        for (int p = 0; p < np; p++) {
+                prs[p].policy = names->pdata[p];
+                prs[p].n = nseeds;
+                prs[p].runs = g_new0(struct result, nseeds);
+                for (int i = 0; i < nseeds; i++) {
+                        struct compare_job *job = &jobs[p * nseeds + i];
+                        struct result *r = &prs[p].runs[i];
+                        g_autofree char *sub = g_strdup_printf("seed-%" G_GUINT64_FORMAT, first_seed + (uint64_t)i);
 
-                job->res = &res[p];
-                job->res->policy = names->pdata[p];
-                job->rundir = g_build_filename(out, names->pdata[p], NULL);
-                job->tracefile = g_build_filename(job->rundir, cli_trace_file_name(opts.trace_format), NULL);
-                opts.policy = names->pdata[p];
-                opts.out_dir = job->rundir;
-                opts.trace = trace ? job->tracefile : NULL;
-                opts.interrupt = cli_interrupt_flag();
-                job->sim = sim_new(sc, &opts, &e);
-                if (!job->sim) {
-                        fprintf(stderr, "rcuboost: %s\n", e->message);
-                        status = cli_error_status(e);
-                        g_error_free(e);
-                        compare_jobs_free(jobs, names->len);
-                        results_free(res, names->len);
-                        return status;
+                        r->policy = names->pdata[p];
+                        r->seed = first_seed + (uint64_t)i;
+                        r->rundir = g_build_filename(out, r->policy, sub, NULL);
+                        job->res = r;
+                        job->sc = sc;
+                        job->opts = opts;
+                        job->opts.policy = r->policy;
+                        job->opts.seed = r->seed;
+                        job->opts.out_dir = r->rundir;
+                        job->opts.interrupt = cli_interrupt_flag();
+                        /* the first seed's run is the one drawn and traced */
+                        if (trace && i == 0) {
+                                job->tracefile = g_build_filename(r->rundir, cli_trace_file_name(opts.trace_format), NULL);
+                                job->opts.trace = job->tracefile;
+                        } else {
+                                job->opts.trace = NULL;
+                        }
+                        if (i > 0)
+                                continue;
+                        /* made now, so that a policy that cannot start says so before any run */
+                        job->sim = sim_new(sc, &job->opts, &e);
+                        if (!job->sim) {
+                                fprintf(stderr, "rcuboost: %s\n", e->message);
+                                status = cli_error_status(e);
+                                g_error_free(e);
+                                compare_jobs_free(jobs, (guint)njobs);
+                                results_free(prs, np);
+                                return status;
+                        }
                 }
         }
         if (!quiet) {
-                for (guint p = 0; p < names->len; p++)
-                        cli_print_warnings(p == 0 ? sc : NULL, jobs[p].sim);
+                for (int p = 0; p < np; p++)
+                        cli_print_warnings(p == 0 ? sc : NULL, jobs[p * nseeds].sim);
                 cli_warn_if_long(jobs[0].sim);
         }
         if (!quiet) {
@@ -916,25 +1653,28 @@ int cli_compare(int argc, char **argv)
                 g_autofree char *list = g_strjoinv(", ", (char **)names->pdata);
 
                 g_ptr_array_set_size(names, names->len - 1);
-                fprintf(stderr, "rcuboost: running %s with %s (%d at a time)...\n", sc->name, list,
-                        MIN(nthreads, (int)names->len));
+                fprintf(stderr, "rcuboost: running %s with %s, seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+                        " (%d runs, %d at a time)...\n", sc->name, list, first_seed,
+                        first_seed + (uint64_t)nseeds - 1, njobs, MIN(nthreads, njobs));
         }
         /* Each run has its own struct sim: they run side by side. */
         GThreadPool *pool = g_thread_pool_new(compare_job_run, NULL, nthreads, TRUE, NULL);
 
-        for (guint p = 0; p < names->len; p++)
-                g_thread_pool_push(pool, &jobs[p], NULL);
+        for (int j = 0; j < njobs; j++)
+                g_thread_pool_push(pool, &jobs[j], NULL);
         if (!quiet && isatty(STDERR_FILENO)) {
-                /* One line: how far each policy's run got. */
+                /* One line: how far each policy's runs got, together. */
                 for (gboolean done = FALSE; !done; ) {
                         GString *line = g_string_new("\r");
 
                         done = TRUE;
-                        for (guint p = 0; p < names->len; p++) {
-                                gint pm = g_atomic_int_get(&jobs[p].permille);
+                        for (int p = 0; p < np; p++) {
+                                gint pm = 0;
 
-                                done &= pm >= 1000;
-                                g_string_append_printf(line, "%s %3d%%  ", (char *)names->pdata[p], pm / 10);
+                                for (int i = 0; i < nseeds; i++)
+                                        pm += g_atomic_int_get(&jobs[p * nseeds + i].permille);
+                                done &= pm >= 1000 * nseeds;
+                                g_string_append_printf(line, "%s %3d%%  ", prs[p].policy, pm / 10 / nseeds);
                         }
                         fputs(line->str, stderr);
                         g_string_free(line, TRUE);
@@ -944,34 +1684,39 @@ int cli_compare(int argc, char **argv)
                 fputs("\r\033[K", stderr);
         }
         g_thread_pool_free(pool, FALSE, TRUE);
-        for (guint p = 0; p < names->len; p++) {
-                if (jobs[p].error) {
-                        fprintf(stderr, "rcuboost: %s: %s\n", jobs[p].res->policy, jobs[p].error);
-                        status = MAX(status, jobs[p].error_status);
+        for (int j = 0; j < njobs; j++) {
+                const struct result *r = jobs[j].res;
+
+                if (jobs[j].error) {
+                        fprintf(stderr, "rcuboost: %s, seed %" G_GUINT64_FORMAT ": %s\n", r->policy, r->seed,
+                                jobs[j].error);
+                        status = MAX(status, jobs[j].error_status);
                 }
-                if (jobs[p].unsafe && status == EXIT_OK)
+                if (jobs[j].unsafe && status == EXIT_OK)
                         status = EXIT_UNSAFE;
-                if (!strcmp(jobs[p].res->status, "incomplete") && !cli_interrupt_status()) {
-                        fprintf(stderr, "rcuboost: %s: stopped early (%s): its results are incomplete\n",
-                                jobs[p].res->policy, sim_end_reason(jobs[p].sim));
+                if (!strcmp(r->status, "incomplete") && !cli_interrupt_status()) {
+                        fprintf(stderr, "rcuboost: %s, seed %" G_GUINT64_FORMAT ": stopped early: its results are "
+                                "incomplete\n", r->policy, r->seed);
                         if (status == EXIT_OK)
                                 status = EXIT_FAILED;
                 }
         }
-        compare_jobs_free(jobs, names->len);
+        compare_jobs_free(jobs, (guint)njobs);
         if (cli_interrupt_status()) {
                 fprintf(stderr, "rcuboost: interrupted; the outputs are marked \"complete\": false\n");
-                results_free(res, names->len);
+                results_free(prs, np);
                 return cli_interrupt_status();
         }
-        if (!write_tables(out, res, (int)names->len, &e) || !write_events(out, res, (int)names->len, &e)) {
+        for (int p = 0; p < np; p++)
+                summarise(&prs[p]);
+        if (!write_tables(out, prs, np, sc->stall_threshold_ns, &e) || !write_events(out, prs, np, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
-                results_free(res, names->len);
+                results_free(prs, np);
                 return EXIT_FAILED;
         }
         if (!quiet)
-                print_table(res, (int)names->len);
+                print_table(prs, np, sc->stall_threshold_ns);
 
         g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
 
@@ -983,13 +1728,13 @@ int cli_compare(int argc, char **argv)
                         .dir = out, .format = format ? format : "png", .scenario = sc->name,
                 };
 
-                draw_all(&pl, res, (int)names->len, sc->memory_limit_bytes);
+                draw_all(&pl, prs, np, sc->memory_limit_bytes);
                 if (pl.failed && status == EXIT_OK)
                         status = EXIT_FAILED;
                 if (!quiet)
-                        printf("\n%d plots in %s/ (templates in %s/plots/); table in %s/comparison.md\n",
+                        printf("\n%d plots in %s/ (templates in %s/plots/); tables in %s/comparison.md\n",
                                pl.drawn, out, out, out);
         }
-        results_free(res, names->len);
+        results_free(prs, np);
         return status;
 }

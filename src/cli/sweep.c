@@ -178,9 +178,11 @@ static gboolean row_is_whole(const struct sweep *sw, int id, const char *path)
 
 static void write_value(FILE *f, const struct report *r, const char *key)
 {
+        gboolean at_least;
         double v;
 
-        if (report_lookup(r, key, &v))
+        /* A maximum counts what is still pending at the end (a lower bound). */
+        if (report_lookup_bound(r, key, &v, &at_least))
                 fprintf(f, ",%.15g", v);
         else
                 fputs(",-", f);         /* no value: e.g. the max of no samples */

@@ -220,14 +220,17 @@ gboolean expect_check(const struct expectation *x, const struct report *r, GErro
 }
 
 enum expect_outcome expect_eval(const struct expectation *x, const struct report *r, double *actual,
-                                const char **key)
+                                gboolean *at_least, const char **key)
 {
         bool ok = false;
 
+        *at_least = FALSE;
         *key = expect_resolve(x, r);
         if (!*key)
                 return EXPECT_NO_METRIC;
-        if (!report_lookup(r, *key, actual))
+        /* A maximum counts what is still pending at the end: no stall passes
+         * an upper bound by never completing. */
+        if (!report_lookup_bound(r, *key, actual, at_least))
                 return EXPECT_NO_VALUE;
         switch (x->op) {
         case EXPECT_EQ: ok = *actual == x->value; break;

@@ -76,9 +76,11 @@ char *expect_suggest(const char *metric, const struct report *r);
  * size for *_bytes)?  FALSE with @error (located, with the nearest key
  * when the name is misspelt) otherwise. */
 gboolean expect_check(const struct expectation *x, const struct report *r, GError **error);
-/* Look the metric up in @r and compare.  *actual gets the value and
- * *key the summary key used (NULL for EXPECT_NO_METRIC). */
+/* Look the metric up in @r (report_lookup_bound(): a maximum includes what
+ * is still pending at the end) and compare.  *actual gets the value,
+ * *at_least whether it is a lower bound (a pending one), and *key the
+ * summary key used (NULL for EXPECT_NO_METRIC). */
 enum expect_outcome expect_eval(const struct expectation *x, const struct report *r, double *actual,
-                                const char **key);
+                                gboolean *at_least, const char **key);
 
 #endif

@@ -593,16 +593,23 @@ void rcu_tick(struct sim *sim, int cpu)
         sim->rcu.flavour->tick(sim, cpu);
 }
 
-void rcu_count_overdue_one(const struct sim *sim, const struct rcu_callback *cb, int64_t *cbs, int64_t *syncs)
+void rcu_count_overdue_one(const struct sim *sim, const struct rcu_callback *cb, struct rcu_report_state *st)
 {
-        if (sim->now - cb->call_ns > sim->sc->stall_threshold_ns)
-                (*(cb->waiter ? syncs : cbs))++;
+        int64_t age = sim->now - cb->call_ns;
+
+        if (cb->waiter) {
+                st->overdue_syncs += age > sim->sc->stall_threshold_ns;
+                st->oldest_sync_ns = MAX(st->oldest_sync_ns, age);
+        } else {
+                st->overdue_callbacks += age > sim->sc->stall_threshold_ns;
+                st->oldest_callback_ns = MAX(st->oldest_callback_ns, age);
+        }
 }
 
-void rcu_count_overdue(const struct sim *sim, const struct rcu_callback *cb, int64_t *cbs, int64_t *syncs)
+void rcu_count_overdue(const struct sim *sim, const struct rcu_callback *cb, struct rcu_report_state *st)
 {
         for (; cb; cb = cb->next)
-                rcu_count_overdue_one(sim, cb, cbs, syncs);
+                rcu_count_overdue_one(sim, cb, st);
 }
 
 void rcu_report(struct sim *sim, struct report *r)
@@ -665,6 +672,10 @@ void rcu_report_common(struct sim *sim, struct report *r, const struct rcu_repor
         report_int(r, "rcu.gp_over_threshold", rcu->gp_over_threshold + (pending > thr));
         report_int(r, "rcu.callbacks_over_threshold", rcu->cb_over_threshold + st->overdue_callbacks);
         report_int(r, "rcu.sync_over_threshold", rcu->sync_over_threshold + st->overdue_syncs);
+        /* What is still waiting counts towards the latency maxima as at least
+         * its age (report_lookup_bound()). */
+        report_int(r, "rcu.oldest_callback_pending_ns", st->oldest_callback_ns);
+        report_int(r, "rcu.oldest_sync_pending_ns", st->oldest_sync_ns);
 }
 
 void rcu_report_latencies(struct sim *sim, struct report *r)
@@ -692,9 +703,9 @@ static void report_rcupreempt(struct sim *sim, struct report *r)
                 const struct rcu_cblist *lists[] = { &rdp->next, &rdp->wait[0], &rdp->wait[1], &rdp->done };
 
                 for (size_t l = 0; l < G_N_ELEMENTS(lists); l++)
-                        rcu_count_overdue(sim, lists[l]->head, &st.overdue_callbacks, &st.overdue_syncs);
+                        rcu_count_overdue(sim, lists[l]->head, &st);
                 if (rdp->inflight)
-                        rcu_count_overdue_one(sim, rdp->inflight, &st.overdue_callbacks, &st.overdue_syncs);
+                        rcu_count_overdue_one(sim, rdp->inflight, &st);
         }
         rcu_report_common(sim, r, &st);
         rcu_report_latencies(sim, r);

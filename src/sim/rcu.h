@@ -206,15 +206,18 @@ void rcu_reader_done(struct sim *sim, struct task *t);
 void rcu_invoke(struct sim *sim, struct rcu_callback *cb);
 /* A grace period of @len ns ended (gp_latency, failures over the threshold). */
 void rcu_gp_ended(struct sim *sim, int64_t len);
-/* Count callbacks older than the stall threshold: @cb / @cb and those after it. */
-void rcu_count_overdue_one(const struct sim *sim, const struct rcu_callback *cb, int64_t *cbs, int64_t *syncs);
-void rcu_count_overdue(const struct sim *sim, const struct rcu_callback *cb, int64_t *cbs, int64_t *syncs);
 /* What a flavour adds to the report's shared keys. */
 struct rcu_report_state {
         int64_t flip_age;               /* rcupreempt: the flip in progress; else 0 */
         int64_t overdue_callbacks;      /* still queued, older than the threshold */
         int64_t overdue_syncs;
+        int64_t oldest_callback_ns;     /* age of the oldest callback still queued */
+        int64_t oldest_sync_ns;         /* and of the oldest synchronize_rcu() */
 };
+/* Count callbacks older than the stall threshold and note the oldest:
+ * @cb / @cb and those after it. */
+void rcu_count_overdue_one(const struct sim *sim, const struct rcu_callback *cb, struct rcu_report_state *st);
+void rcu_count_overdue(const struct sim *sim, const struct rcu_callback *cb, struct rcu_report_state *st);
 /* The rcu.* keys both flavours have; the flavour's own rcu.* keys follow,
  * then the latency objects. */
 void rcu_report_common(struct sim *sim, struct report *r, const struct rcu_report_state *st);

@@ -189,6 +189,41 @@ gboolean report_lookup(const struct report *r, const char *key, double *out)
         return FALSE;
 }
 
+/* A maximum and what, still pending at the end, would count towards it. */
+static const struct {
+        const char *max_key, *pending_key;
+} pending_of[] = {
+        { "gp_latency.max_ns", "rcu.gp_in_progress_ns" },
+        { "rcu.gp_max_at_least_ns", "rcu.gp_in_progress_ns" },
+        { "flip_latency.max_ns", "rcu.flip_in_progress_ns" },
+        { "callback_latency.max_ns", "rcu.oldest_callback_pending_ns" },
+        { "sync_latency.max_ns", "rcu.oldest_sync_pending_ns" },
+};
+
+const char *report_pending_key(const char *key)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(pending_of); i++)
+                if (!strcmp(key, pending_of[i].max_key))
+                        return pending_of[i].pending_key;
+        return NULL;
+}
+
+gboolean report_lookup_bound(const struct report *r, const char *key, double *out, gboolean *at_least)
+{
+        const char *pk = report_pending_key(key);
+        double done, pending;
+        gboolean have_done = report_lookup(r, key, &done);
+        gboolean have_pending = pk && report_lookup(r, pk, &pending) && pending > 0;
+
+        /* equal: the maximum is the pending one, which has not ended */
+        *at_least = have_pending && (!have_done || pending >= done);
+        if (*at_least)
+                *out = pending;
+        else if (have_done)
+                *out = done;
+        return have_done || have_pending;
+}
+
 static void write_string(FILE *f, const char *s)
 {
         fputc('"', f);

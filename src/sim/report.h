@@ -35,6 +35,19 @@ void report_latency(struct report *r, const char *prefix, const struct latency_s
 /* Value of @key as a double (booleans are 0/1); FALSE when absent, null
  * or a string. */
 gboolean report_lookup(const struct report *r, const char *key, double *out);
+/* The value of @key as a figure may show it: a maximum is never read
+ * without what was still pending when the run ended.  For the maxima that
+ * have a pending counterpart (gp_latency.max_ns and rcu.gp_max_at_least_ns:
+ * the grace period in progress; flip_latency.max_ns: the flip;
+ * callback_latency.max_ns and sync_latency.max_ns: the oldest callback or
+ * synchronize_rcu() still waiting), the larger of the two, with *at_least
+ * set when the pending one is larger (the value is then a lower bound).
+ * Any other key reads as report_lookup() with *at_least FALSE.  FALSE when
+ * there is neither value.  The one rule compare, check, sweep and [expect]
+ * use. */
+gboolean report_lookup_bound(const struct report *r, const char *key, double *out, gboolean *at_least);
+/* The key holding what is pending at the end for the maximum @key, or NULL. */
+const char *report_pending_key(const char *key);
 /* The string value of @key, or NULL (absent, null or not a string). */
 const char *report_lookup_string(const struct report *r, const char *key);
 /* Is @key there at all (null included)? */

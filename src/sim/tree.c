@@ -921,10 +921,10 @@ static void report_tree(struct sim *sim, struct report *r)
         for (int c = 0; c < sim->ncpus; c++) {
                 const struct rcu_data *rdp = &rt->rda[c];
 
-                rcu_count_overdue(sim, rdp->cblist.head, &st.overdue_callbacks, &st.overdue_syncs);
-                rcu_count_overdue(sim, rdp->batch, &st.overdue_callbacks, &st.overdue_syncs);
+                rcu_count_overdue(sim, rdp->cblist.head, &st);
+                rcu_count_overdue(sim, rdp->batch, &st);
                 if (rdp->inflight)
-                        rcu_count_overdue_one(sim, rdp->inflight, &st.overdue_callbacks, &st.overdue_syncs);
+                        rcu_count_overdue_one(sim, rdp->inflight, &st);
         }
         rcu_report_common(sim, r, &st);
         for (int i = 0; i < rt->nnodes; i++)

@@ -1,0 +1,111 @@
+/* verdict.c - rates, intervals and paired tests over seeds; see verdict.h. */
+#include "verdict.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+
+void verdict_wilson(int k, int n, double *lo, double *hi)
+{
+        const double z = gsl_cdf_ugaussian_Pinv(0.975);
+        double p = (double)k / n, z2n = z * z / n;
+        double centre = (p + z2n / 2) / (1 + z2n);
+        double half = z * sqrt(p * (1 - p) / n + z2n / (4.0 * n)) / (1 + z2n);
+
+        /* At 0/n and n/n the bound is exactly 0 or 1; rounding must not say 1e-17. */
+        *lo = k == 0 ? 0 : centre - half;
+        *hi = k == n ? 1 : centre + half;
+}
+
+double verdict_sign_test(int better, int worse)
+{
+        int n = better + worse;
+
+        if (n == 0)
+                return 1;
+        return MIN(1.0, 2 * gsl_cdf_binomial_P((unsigned)MIN(better, worse), 0.5, (unsigned)n));
+}
+
+int verdict_order(double a, bool a_at_least, double b, bool b_at_least)
+{
+        if (isnan(a) || isnan(b) || (a_at_least && b_at_least))
+                return 0;
+        if (a_at_least)         /* a is a or more: worse only if already above b */
+                return a > b ? 1 : 0;
+        if (b_at_least)
+                return b > a ? -1 : 0;
+        return (a > b) - (a < b);
+}
+
+bool verdict_spread(const double *values, const bool *at_least, int n, struct verdict_spread *out)
+{
+        g_autofree double *v = g_new(double, MAX(n, 1));
+        g_autofree size_t *order = g_new(size_t, MAX(n, 1));
+        g_autofree bool *bound = g_new0(bool, MAX(n, 1));
+        int m = 0;
+
+        for (int i = 0; i < n; i++) {
+                if (isnan(values[i]))
+                        continue;
+                bound[m] = at_least && at_least[i];
+                v[m++] = values[i];
+        }
+        *out = (struct verdict_spread){ .n = m, .median = NAN, .min = NAN, .max = NAN };
+        if (m == 0)
+                return false;
+        gsl_sort_index(order, v, 1, (size_t)m);
+        double *sorted = g_new(double, m);
+
+        for (int i = 0; i < m; i++)
+                sorted[i] = v[order[i]];
+        out->median = gsl_stats_median_from_sorted_data(sorted, 1, (size_t)m);
+        out->min = sorted[0];
+        out->max = sorted[m - 1];
+        g_free(sorted);
+        /* A lower bound can only grow: it moves the maximum wherever it is,
+         * the median from the lower half (up to the upper middle), and the
+         * minimum when every run at the minimum is a bound. */
+        out->min_at_least = true;
+        for (int i = 0; i < m; i++) {
+                bool b = bound[order[i]];
+
+                out->max_at_least |= b;
+                out->median_at_least |= b && i <= m / 2;
+                if (v[order[i]] == out->min && !b)
+                        out->min_at_least = false;
+        }
+        return true;
+}
+
+char *verdict_format_rate(int k, int n)
+{
+        double lo, hi;
+
+        if (n == 0)
+                return g_strdup("-");
+        verdict_wilson(k, n, &lo, &hi);
+        return g_strdup_printf("%d/%d (%.0f-%.0f%%)", k, n, 100 * lo, 100 * hi);
+}
+
+char *verdict_format_paired(int better, int worse, int n)
+{
+        int tied = n - better - worse;
+        double p = verdict_sign_test(better, worse);
+        GString *s = g_string_new(NULL);
+
+        if (better == 0 && worse == 0)
+                return g_strdup_printf("tied in %d of %d", n, n);
+        if (better >= worse)
+                g_string_append_printf(s, "better in %d of %d (", better, n);
+        else
+                g_string_append_printf(s, "worse in %d of %d (", worse, n);
+        if (better >= worse && worse)
+                g_string_append_printf(s, "worse in %d; ", worse);
+        if (better < worse && better)
+                g_string_append_printf(s, "better in %d; ", better);
+        if (tied)
+                g_string_append_printf(s, "%d tied; ", tied);
+        g_string_append_printf(s, "p = %.2g)", p);
+        return g_string_free(s, FALSE);
+}

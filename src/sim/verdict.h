@@ -1,0 +1,58 @@
+/* verdict.h - what a set of seeded runs shows, rather than what one seed did.
+ *
+ * One seed is one draw of the scenario's random streams: whether a reader
+ * is inside its critical section when the hog arrives can be that draw's
+ * luck.  A claim about a policy is therefore made over N runs with seeds
+ * S..S+N-1, paired across policies (the same seed gives every policy the
+ * same streams), and stated the way simulation papers state it:
+ *
+ * - an outcome (out of memory, a stall, ...) as a rate k/n with its 95%
+ *   Wilson score interval, which keeps to [0, 1] and stays honest at 0/n
+ *   and n/n where the normal approximation collapses;
+ * - a continuous figure (peak memory, the longest grace period) as the
+ *   median over the runs with its range; a value that is only a lower
+ *   bound (a grace period still pending at the end: ">= 2.67 s") makes the
+ *   median or the range's end a lower bound when it can move them;
+ * - one policy against another as a paired sign test: in how many seeds it
+ *   was better, worse or tied, and the exact two-sided binomial p-value of
+ *   a split at least that uneven if either were equally likely (ties, and
+ *   pairs that lower bounds leave undecided, left out).
+ *
+ * The numbers come from GSL (gsl_cdf_binomial_P, gsl_cdf_ugaussian_Pinv,
+ * gsl_sort); docs/plots.md says how to read them.
+ */
+#ifndef RCUBOOST_VERDICT_H
+#define RCUBOOST_VERDICT_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+/* The 95% Wilson score interval of @k successes in @n trials (n > 0). */
+void verdict_wilson(int k, int n, double *lo, double *hi);
+
+/* The exact two-sided sign-test p-value of @better against @worse (ties
+ * already left out): 2 P(X <= min) for X ~ Binomial(better + worse, 1/2),
+ * at most 1; 1 when both are 0. */
+double verdict_sign_test(int better, int worse);
+
+/* Which of two figures where smaller is better is the better one: -1 when
+ * @a is, +1 when @b is, 0 when they tie or cannot be told apart.  A value
+ * with its *_at_least set is a lower bound: it loses to a smaller exact
+ * value, and nothing is decided against a larger one or another bound. */
+int verdict_order(double a, bool a_at_least, double b, bool b_at_least);
+
+/* The median and range of the measured values (NAN ones, runs that
+ * measured nothing, are left out).  @at_least may be NULL. */
+struct verdict_spread {
+        int n;                  /* values that were measured */
+        double median, min, max;
+        bool median_at_least, min_at_least, max_at_least;
+};
+bool verdict_spread(const double *values, const bool *at_least, int n, struct verdict_spread *out);
+
+/* "3/10 (11-60%)": a rate with its Wilson interval, in whole percent. */
+char *verdict_format_rate(int k, int n);
+/* "better in 9 of 10 seeds, worse in 1 (p = 0.021)"; "tied in 10 of 10". */
+char *verdict_format_paired(int better, int worse, int n);
+
+#endif
