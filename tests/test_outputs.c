@@ -1205,6 +1205,70 @@ START_TEST(output_level_leaves_out_what_grows)
 }
 END_TEST
 
+/* compare's runs are paired: seed S is the same run for every policy's
+ * random streams, DIR/POLICY/seed-S/ is exactly `rcuboost run --seed S`, and
+ * the worst run it names replays byte for byte. */
+START_TEST(compare_seeds_are_paired_and_replayable)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *cmp = g_build_filename(dir, "cmp", NULL);
+        g_autofree char *run = g_build_filename(dir, "run", NULL);
+        g_autofree char *summary = NULL;
+        struct result r = run_cli("compare", "scenarios/many-readers.scn", "--policies", "none,rcu-boost", "--seeds",
+                                  "4", "-s", "3", "--set", "scenario.duration=1600ms", "--out", cmp, "-q", NULL);
+        const char *worst = NULL;
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        for (int seed = 3; seed <= 6; seed++)
+                for (const char *const *pol = (const char *const[]){ "none", "rcu-boost", NULL }; *pol; pol++) {
+                        g_autofree char *sub = g_strdup_printf("seed-%d", seed);
+                        g_autofree char *path = g_build_filename(cmp, *pol, sub, "summary.json", NULL);
+                        g_autoptr(JsonParser) p = parse_json_file(path);
+
+                        ck_assert_int_eq(json_object_get_int_member(json_root(p), "seed"), seed);
+                }
+        ck_assert(!exists(cmp, "none/seed-2/summary.json") && !exists(cmp, "none/seed-7/summary.json"));
+        /* the summary names rcu-boost's worst seed */
+        summary = file_contents(cmp, "comparison-summary.tsv");
+        g_auto(GStrv) rows = g_strsplit(g_strstrip(summary), "\n", -1);
+        g_auto(GStrv) head = g_strsplit(rows[0], "\t", -1);
+        g_auto(GStrv) boost = g_strsplit(rows[2], "\t", -1);
+
+        ck_assert_str_eq(boost[0], "rcu-boost");
+        for (int i = 0; head[i]; i++)
+                if (!strcmp(head[i], "worst_seed"))
+                        worst = boost[i];
+        ck_assert_ptr_nonnull(worst);
+        r = run_cli("run", "scenarios/many-readers.scn", "--policy", "rcu-boost", "--seed", worst, "--set",
+                    "scenario.duration=1600ms", "--out", run, "-q", NULL);
+        ck_assert_int_eq(r.status, 0);
+        result_clear(&r);
+        g_autofree char *sub = g_strdup_printf("rcu-boost/seed-%s", worst);
+        g_autofree char *in_cmp = g_build_filename(cmp, sub, NULL);
+
+        for (const char *const *f = (const char *const[]){ "memory.csv", "gp.csv", "boost.csv", "distributions.csv",
+                                                           NULL }; *f; f++) {
+                g_autofree char *a = file_contents(in_cmp, *f);
+                g_autofree char *b = file_contents(run, *f);
+
+                ck_assert_msg(!strcmp(a, b), "%s of seed %s differs from rcuboost run --seed %s", *f, worst, worst);
+        }
+        /* fewer seeds the next time: the runs of seeds no longer compared go */
+        r = run_cli("compare", "scenarios/many-readers.scn", "--policies", "none,rcu-boost", "--seeds", "2", "-s", "3",
+                    "--set", "scenario.duration=1200ms", "--out", cmp, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        ck_assert(exists(cmp, "none/seed-4/summary.json") && !exists(cmp, "none/seed-5/summary.json") &&
+                  !exists(cmp, "rcu-boost/seed-6/summary.json"));
+        /* --seeds is checked */
+        r = run_cli("compare", "--seeds", "0", "--out", cmp, NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "--seeds: expected 1 to"));
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1236,6 +1300,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, an_event_on_another_policys_thread_is_skipped_with_a_note);
         tcase_add_test(json, completion_works_in_plain_bash_for_every_command);
         tcase_add_test(json, compare_traces_a_window);
+        tcase_add_test(json, compare_seeds_are_paired_and_replayable);
         tcase_add_test(json, timeline_names_the_tasks_and_marks_priority_changes);
         tcase_add_test(json, output_level_leaves_out_what_grows);
         tcase_add_test(json, expect_lines_are_checked_before_running);
