@@ -51,8 +51,8 @@ struct result {
         double values[HEADLINE_COUNT];
         bool at_least[HEADLINE_COUNT];  /* a lower bound: still pending at the end */
         bool oom;
-        bool stall;                     /* a grace period over stall_threshold, pending ones too */
-        bool stalled_at_end;            /* one still pending at the end, past stall_threshold */
+        bool stall;                     /* a grace period or callback over stall_threshold, pending ones too */
+        bool stalled_at_end;            /* one still waiting at the end, past stall_threshold */
         double oom_time_ns, oom_bytes;
         double pending_gp_ns;           /* grace period still pending at the end */
         double gp_max_ns;               /* the longest that completed */
@@ -73,7 +73,7 @@ struct policy_runs {
 
 /* The continuous figures summarised over seeds: median and range. */
 static const char *const spread_keys[] = {
-        "memory.peak_bytes", "rcu.gp_max_at_least_ns", "policy_stats.boost_delay.max_ns",
+        "memory.peak_bytes", "rcu.gp_max_at_least_ns", "callback_latency.max_ns", "policy_stats.boost_delay.max_ns",
         "policy_stats.booster_cpu_ns",
 };
 
@@ -149,14 +149,15 @@ static void rt_spread_of(const struct policy_runs *pr, const char *cls, struct v
         verdict_spread(v, NULL, pr->n, sp);
 }
 
-/* Out of memory earlier is worse than later, which is worse than not at
- * all; between runs that kept going, the lower peak is better. */
+/* Out of memory is worse than not; two runs that ran out tie (a few ms
+ * sooner or later is not a difference between policies); between runs that
+ * kept going, the lower peak is better. */
 static int order_memory(const struct result *a, const struct result *b)
 {
         if (a->oom != b->oom)
                 return a->oom ? 1 : -1;
         if (a->oom)
-                return verdict_order(-a->oom_time_ns, false, -b->oom_time_ns, false);
+                return 0;
         return verdict_order(a->values[headline_index("memory.peak_bytes")], false,
                              b->values[headline_index("memory.peak_bytes")], false);
 }
@@ -173,8 +174,10 @@ static bool worse_run(const struct result *a, const struct result *b)
 {
         int m = order_memory(a, b), g = order_gp_max(a, b);
 
-        if ((a->oom || b->oom) && m)
-                return m > 0;
+        if (a->oom && b->oom)
+                return a->oom_time_ns < b->oom_time_ns;
+        if (a->oom != b->oom)
+                return a->oom;
         if (g)
                 return g > 0;
         return m > 0;
@@ -322,7 +325,7 @@ static struct column_table *build_table(const struct policy_runs *prs, int np, i
         table_row(t, prs, np, g_strdup("RCU flavour"), cell_flavour, NULL);
         table_row(t, prs, np, g_strdup("out of memory"), cell_rate,
                   GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, oom)));
-        table_row(t, prs, np, g_strdup_printf("stall (a GP > %s)", thr), cell_rate,
+        table_row(t, prs, np, g_strdup_printf("stall (a GP or callback > %s)", thr), cell_rate,
                   GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, stall)));
         table_row(t, prs, np, g_strdup("stalled at the end"), cell_rate,
                   GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, stalled_at_end)));
@@ -330,6 +333,7 @@ static struct column_table *build_table(const struct policy_runs *prs, int np, i
                   GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, unsafe)));
         table_row(t, prs, np, g_strdup("peak memory"), cell_spread, "memory.peak_bytes");
         table_row(t, prs, np, g_strdup("GP max"), cell_spread, "rcu.gp_max_at_least_ns");
+        table_row(t, prs, np, g_strdup("callback max"), cell_spread, "callback_latency.max_ns");
         table_row(t, prs, np, g_strdup("boost delay max"), cell_spread, "policy_stats.boost_delay.max_ns");
         for (guint i = 0; i < classes->len; i++)
                 table_row(t, prs, np, g_strdup_printf("RT wake-up max (%s)", (char *)classes->pdata[i]), cell_rt,
@@ -518,7 +522,7 @@ static gboolean write_tables(const char *dir, const struct policy_runs *prs, int
                 if (!base || np < 2)
                         continue;
                 fprintf(f, "\nAgainst `%s`, seed by seed (exact two-sided sign test; ties left out):\n\n"
-                        "| policy | memory (out of memory sooner is worse, then peak) | GP max |\n|---|---|---|\n",
+                        "| policy | memory (out of memory is worse; then the peak) | GP max |\n|---|---|---|\n",
                         base->policy);
                 for (int p = 0; p < np; p++) {
                         if (&prs[p] == base)
@@ -1279,8 +1283,18 @@ static void read_result(struct result *res, const struct report *r, int64_t stal
         res->oom_bytes = report_lookup(r, "memory.oom_bytes", &v) ? v : NAN;
         res->pending_gp_ns = report_lookup(r, "rcu.gp_in_progress_ns", &v) ? v : 0;
         res->gp_max_ns = report_lookup(r, "gp_latency.max_ns", &v) ? v : 0;
-        res->stall = report_lookup(r, "rcu.gp_over_threshold", &v) && v > 0;
+        /* rcutorture's failure: a grace period, callback or synchronize_rcu()
+         * that waited longer than the threshold (a callback can wait with no
+         * grace period even started, when rcu_preempt itself is starved) */
+        res->stall = FALSE;
+        for (const char *const *k = (const char *const[]){ "rcu.gp_over_threshold", "rcu.callbacks_over_threshold",
+                                                           "rcu.sync_over_threshold", NULL }; *k; k++)
+                res->stall |= report_lookup(r, *k, &v) && v > 0;
+        /* the same, for what was still waiting when the run ended */
         res->stalled_at_end = res->pending_gp_ns > stall_threshold_ns;
+        for (const char *const *k = (const char *const[]){ "rcu.oldest_callback_pending_ns",
+                                                           "rcu.oldest_sync_pending_ns", NULL }; *k; k++)
+                res->stalled_at_end |= report_lookup(r, *k, &v) && v > stall_threshold_ns;
         for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
                 g_autofree char *key = g_strconcat(cdfs[k].metric, ".count", NULL);
 

@@ -17,6 +17,7 @@ const struct headline_metric headline[HEADLINE_COUNT] = {
         { "callbacks over thr.", "rcu.callbacks_over_threshold", HEADLINE_INT },
         { "flip max", "flip_latency.max_ns", HEADLINE_NS },
         { "callback p99", "callback_latency.p99_ns", HEADLINE_NS },
+        { "callback max", "callback_latency.max_ns", HEADLINE_NS_AT_LEAST },
         { "sync p99", "sync_latency.p99_ns", HEADLINE_NS },
         { "RT wake-up p99", "rt_wakeup_top.p99_ns", HEADLINE_NS },
         { "RT wake-up max", "rt_wakeup_top.max_ns", HEADLINE_NS },

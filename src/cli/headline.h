@@ -18,7 +18,7 @@ struct headline_metric {
         enum headline_kind kind;
 };
 
-#define HEADLINE_COUNT 23
+#define HEADLINE_COUNT 24
 extern const struct headline_metric headline[HEADLINE_COUNT];
 
 /* @v formatted for people ("at 3.67 s", "2.8 MiB", "23ms", "164"; "-" for

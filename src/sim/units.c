@@ -228,9 +228,10 @@ char *units_format_duration(int64_t ns)
 {
         int64_t a = ns < 0 ? -ns : ns;
 
-        if (a >= 1000000000)
+        /* three digits: 999.6 ms is "1s", not "1e+03ms" */
+        if (a >= 999500000)
                 return g_strdup_printf("%.3gs", ns / 1e9);
-        if (a >= 1000000)
+        if (a >= 999500)
                 return g_strdup_printf("%.3gms", ns / 1e6);
         if (a >= 1000)
                 return g_strdup_printf("%.3gus", ns / 1e3);
