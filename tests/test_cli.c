@@ -173,6 +173,50 @@ START_TEST(check_reports_a_wrong_expectation)
 }
 END_TEST
 
+/* [expect] seeds=N: a metric must hold in every run, and a failure names
+ * the seed that replays it; OUTCOME_rate lines count over the runs.  The
+ * rt-readers scenario as it was before its sections went back to back: its
+ * stall is the seed's luck (out of memory in seeds 1 and 3 of 1-4). */
+START_TEST(check_over_seeds_names_the_failing_seed)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *legacy = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "tests", "legacy", "scenarios",
+                                                   "rt-readers.scn", NULL);
+        g_autofree char *text = NULL;
+        struct result r;
+
+        ck_assert(g_file_get_contents(legacy, &text, NULL, NULL));
+        *strstr(text, "[expect]") = '\0';
+        g_autofree char *lucky = g_strconcat(text, "[expect]\nseeds=4\nnone.oom=true\nnone.oom_rate>=0.75\n"
+                                             "none.oom_rate<=0.5\nbooster.oom_rate=0\n", NULL);
+        g_autofree char *path = write_temp_scenario(dir, "lucky.scn", lucky);
+
+        r = run_cli("check", path, NULL);
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_msg(strstr(r.out, "FAIL lucky none: memory.oom = true (actual false in seed 2) at ") &&
+                      strstr(r.out, "(actual false in seed 4)") && !strstr(r.out, "in seed 1)"), "%s", r.out);
+        ck_assert_msg(strstr(r.out, "FAIL lucky none: oom_rate >= 0.75 (actual 2 of 4 runs; 95% Wilson interval "
+                             "15-85%) at ") != NULL, "%s", r.out);
+        ck_assert_msg(strstr(r.out, "ok   lucky none: oom_rate <= 0.5 (actual 2 of 4 runs;") != NULL, "%s", r.out);
+        ck_assert_msg(strstr(r.out, "ok   lucky booster: oom_rate = 0 (actual 0 of 4 runs;") != NULL, "%s", r.out);
+        ck_assert_msg(strstr(r.out, "check: 2 passed, 3 failed") != NULL, "%s", r.out);
+        result_clear(&r);
+        /* a rate is a fraction of the runs, and seeds a count */
+        for (const char *const *bad = (const char *const[]){ "none.oom_rate=2", "none.stall_rate>=5ms", "seeds=0",
+                                                              "seeds=many", NULL }; *bad; bad++) {
+                g_autofree char *t = g_strconcat(text, "[expect]\n", *bad, "\n", NULL);
+                g_autofree char *p = write_temp_scenario(dir, "bad.scn", t);
+
+                r = run_cli("check", p, NULL);
+                ck_assert_int_eq(r.status, 2);
+                ck_assert_msg(strstr(r.err, "bad.scn:") && strstr(r.err, "[expect]"), "%s: %s", *bad, r.err);
+                ck_assert_msg(strstr(r.err, g_str_has_prefix(*bad, "seeds") ? "whole number of runs" : "a rate is a fraction"),
+                              "%s: %s", *bad, r.err);
+                result_clear(&r);
+        }
+}
+END_TEST
+
 START_TEST(compare_writes_table_and_plots)
 {
         g_autofree char *dir = temp_dir();
@@ -573,6 +617,7 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, safety_violation_exits_3);
         tcase_add_test(runs, same_seed_gives_identical_outputs);
         tcase_add_test(runs, check_reports_a_wrong_expectation);
+        tcase_add_test(runs, check_over_seeds_names_the_failing_seed);
         tcase_add_test(runs, compare_writes_table_and_plots);
         tcase_add_test(runs, compare_without_gnuplot_still_writes_numbers);
         tcase_add_test(runs, sweep_is_the_same_serial_parallel_resumed_and_distributed);

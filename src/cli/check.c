@@ -9,6 +9,7 @@
 #include "sim/scenario.h"
 #include "sim/sim.h"
 #include "sim/units.h"
+#include "sim/verdict.h"
 
 struct check_run {
         gboolean tap;
@@ -59,6 +60,152 @@ static gboolean wanted(const struct scenario *sc, const char *policy)
         return FALSE;
 }
 
+/* One assertion on a metric over a policy's runs: it holds only if it holds
+ * in every run; the line printed shows the run that came closest to failing
+ * it (the largest value for <=, the smallest for >=). */
+struct held {
+        GPtrArray *failures;    /* the messages, printed in the order of the lines */
+        bool shown;             /* a value to show */
+        double worst;
+        gboolean worst_at_least;
+        char *key;              /* the summary key (expect_resolve()'s buffer is reused) */
+};
+
+static bool closer_to_failing(const struct expectation *x, double v, double worst)
+{
+        return (x->op == EXPECT_LE || x->op == EXPECT_LT) ? v > worst
+               : (x->op == EXPECT_GE || x->op == EXPECT_GT) ? v < worst : false;
+}
+
+/* " in seed 3", or "" when the scenario runs one seed */
+static char *seed_note(int nseeds, uint64_t seed)
+{
+        return nseeds > 1 ? g_strdup_printf(" in seed %" G_GUINT64_FORMAT, seed) : g_strdup("");
+}
+
+/* Run @policy over the scenario's [expect] seeds and test its lines. */
+static void check_policy(struct check_run *cr, const struct scenario *sc, const char *policy)
+{
+        int n = sc->expect_seeds, runs = 0;
+        int counts[VERDICT_OUTCOMES] = { 0 };
+        g_autofree struct held *held = g_new0(struct held, sc->expectations->len);
+
+        for (guint k = 0; k < sc->expectations->len; k++)
+                held[k].failures = g_ptr_array_new_with_free_func(g_free);
+
+        for (int i = 0; i < n; i++) {
+                uint64_t seed = sc->seed + (uint64_t)i;
+                g_autofree char *sub = g_strdup_printf("seed-%" G_GUINT64_FORMAT, seed);
+                g_autofree char *out = cr->out ? n > 1 ? g_build_filename(cr->out, sc->name, policy, sub, NULL)
+                                                       : g_build_filename(cr->out, sc->name, policy, NULL)
+                                               : NULL;
+                struct sim_options opts = { .policy = policy, .out_dir = out, .seed = seed, .seed_set = true };
+                g_autofree char *in_seed = seed_note(n, seed);
+                GError *e = NULL;
+                g_autoptr(RcbSim) sim = sim_new(sc, &opts, &e);
+                bool outcome[VERDICT_OUTCOMES];
+
+                if (!sim) {
+                        check_result(cr, FALSE, "%s: %s%s: the run could not start: %s", sc->path, policy, in_seed,
+                                     e->message);
+                        g_error_free(e);
+                        for (guint k = 0; k < sc->expectations->len; k++) {
+                                g_ptr_array_unref(held[k].failures);
+                                g_free(held[k].key);
+                        }
+                        return;
+                }
+                sim_run(sim);
+                if (!sim_finish(sim, &e)) {
+                        check_result(cr, FALSE, "%s: %s%s: the run failed: %s", sc->path, policy, in_seed, e->message);
+                        g_clear_error(&e);
+                        continue;
+                }
+                runs++;
+                verdict_outcomes(sim_report(sim), outcome);
+                for (int o = 0; o < VERDICT_OUTCOMES; o++)
+                        counts[o] += outcome[o];
+                for (guint k = 0; k < sc->expectations->len; k++) {
+                        const struct expectation *x = g_ptr_array_index(sc->expectations, k);
+                        struct held *h = &held[k];
+                        double actual = 0;
+                        gboolean at_least;
+                        const char *key;
+
+                        if (x->rate >= 0 || !expect_applies_to(x, policy, sc))
+                                continue;
+                        switch (expect_eval(x, sim_report(sim), &actual, &at_least, &key)) {
+                        case EXPECT_NO_METRIC:  /* refused by sim_new(); a summary key went away */
+                                g_ptr_array_add(h->failures, g_strdup_printf("%s: %s: no metric '%s' in summary.json "
+                                                "(docs/outputs.md lists them)", x->where, policy, x->metric));
+                                continue;
+                        case EXPECT_NO_VALUE:
+                                g_ptr_array_add(h->failures, g_strdup_printf("%s %s: %s %s %s (no value: nothing was "
+                                                "measured in this run%s) at %s", sc->name, policy, key,
+                                                expect_op_name(x->op), x->value_text, in_seed, x->where));
+                                continue;
+                        case EXPECT_PASS:
+                                if (!h->shown || closer_to_failing(x, actual, h->worst)) {
+                                        h->worst = actual;
+                                        h->worst_at_least = at_least;
+                                }
+                                h->shown = true;
+                                if (!h->key)
+                                        h->key = g_strdup(key);
+                                continue;
+                        case EXPECT_FAIL:
+                                break;
+                        }
+                        g_autofree char *shown = format_metric(key, actual);
+
+                        /* every failing run is named: its seed replays it */
+                        g_ptr_array_add(h->failures, g_strdup_printf("%s %s: %s %s %s (actual %s%s%s%s) at %s",
+                                        sc->name, policy, key, expect_op_name(x->op), x->value_text,
+                                        at_least ? ">= " : "", shown, at_least ? ", still pending at the end" : "",
+                                        in_seed, x->where));
+                }
+        }
+        for (guint k = 0; k < sc->expectations->len; k++) {
+                const struct expectation *x = g_ptr_array_index(sc->expectations, k);
+                struct held *h = &held[k];
+
+                for (guint f = 0; f < h->failures->len; f++)
+                        check_result(cr, FALSE, "%s", (char *)h->failures->pdata[f]);
+                if (!expect_applies_to(x, policy, sc) || h->failures->len) {
+                        g_ptr_array_unref(h->failures);
+                        g_free(h->key);
+                        continue;
+                }
+                g_ptr_array_unref(h->failures);
+                if (x->rate >= 0) {
+                        int hits = counts[x->rate];
+                        bool ok = runs > 0 && expect_eval_rate(x, hits, runs) == EXPECT_PASS;
+                        double lo = 0, hi = 1;
+
+                        if (runs)
+                                verdict_wilson(hits, runs, &lo, &hi);
+                        check_result(cr, ok, "%s %s: %s %s %s (actual %d of %d run%s; 95%% Wilson interval "
+                                     "%.0f-%.0f%%)%s%s", sc->name, policy, x->metric, expect_op_name(x->op),
+                                     x->value_text, hits, runs, runs == 1 ? "" : "s", 100 * lo, 100 * hi,
+                                     ok ? "" : " at ", ok ? "" : x->where);
+                        continue;
+                }
+                if (!h->shown) {
+                        g_free(h->key);
+                        continue;
+                }
+                g_autofree char *shown = format_metric(h->key, h->worst);
+
+                g_autofree char *of = n == 1 ? g_strdup("")
+                                      : g_strdup_printf(x->op == EXPECT_EQ || x->op == EXPECT_NE ? " in all %d runs"
+                                                                                                : ", the closest of %d runs", n);
+
+                check_result(cr, TRUE, "%s %s: %s %s %s (actual %s%s%s)", sc->name, policy, h->key,
+                             expect_op_name(x->op), x->value_text, h->worst_at_least ? ">= " : "", shown, of);
+                g_free(h->key);
+        }
+}
+
 /* Run @path under every policy its [expect] lines name; FALSE on a load error. */
 static gboolean check_file(struct check_run *cr, const char *path)
 {
@@ -82,59 +229,9 @@ static gboolean check_file(struct check_run *cr, const char *path)
                         return FALSE;
                 }
         }
-        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
-                if (!wanted(sc, (*p)->name))
-                        continue;
-
-                g_autofree char *out = cr->out ? g_build_filename(cr->out, sc->name, (*p)->name, NULL) : NULL;
-                struct sim_options opts = { .policy = (*p)->name, .out_dir = out };
-                g_autoptr(RcbSim) sim = sim_new(sc, &opts, &e);
-
-                if (!sim) {
-                        fprintf(stderr, "rcuboost: %s\n", e->message);
-                        g_error_free(e);
-                        return FALSE;
-                }
-                sim_run(sim);
-                if (!sim_finish(sim, &e)) {
-                        check_result(cr, FALSE, "%s: %s: the run failed: %s", sc->path, (*p)->name, e->message);
-                        g_clear_error(&e);
-                        continue;
-                }
-                for (guint i = 0; i < sc->expectations->len; i++) {
-                        const struct expectation *x = g_ptr_array_index(sc->expectations, i);
-                        double actual = 0;
-                        gboolean at_least;
-                        const char *key;
-                        gboolean ok = FALSE;
-
-                        if (!expect_applies_to(x, (*p)->name, sc))
-                                continue;
-                        switch (expect_eval(x, sim_report(sim), &actual, &at_least, &key)) {
-                        case EXPECT_NO_METRIC:  /* refused by sim_new(); a summary key went away */
-                                check_result(cr, FALSE, "%s: %s: no metric '%s' in summary.json "
-                                             "(docs/outputs.md lists them)", x->where, (*p)->name, x->metric);
-                                continue;
-                        case EXPECT_NO_VALUE:
-                                check_result(cr, FALSE, "%s %s: %s %s %s (no value: nothing was measured "
-                                             "in this run) at %s", sc->name, (*p)->name, key,
-                                             expect_op_name(x->op), x->value_text, x->where);
-                                continue;
-                        case EXPECT_PASS:
-                                ok = TRUE;
-                                break;
-                        case EXPECT_FAIL:
-                                ok = FALSE;
-                                break;
-                        }
-                        g_autofree char *shown = format_metric(key, actual);
-
-                        check_result(cr, ok, "%s %s: %s %s %s (actual %s%s%s)%s%s", sc->name, (*p)->name, key,
-                                     expect_op_name(x->op), x->value_text, at_least ? ">= " : "", shown,
-                                     at_least ? ", still pending at the end" : "", ok ? "" : " at ",
-                                     ok ? "" : x->where);
-                }
-        }
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
+                if (wanted(sc, (*p)->name))
+                        check_policy(cr, sc, (*p)->name);
         return TRUE;
 }
 
@@ -152,7 +249,7 @@ int cli_check(int argc, char **argv)
                 { "tap", 0, 0, G_OPTION_ARG_NONE, &tap, "Print TAP (Test Anything Protocol)", NULL },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &cr.quiet, "Print only failures and the count", NULL },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
-                  "Also write each run's outputs to DIR/SCENARIO/POLICY", "DIR" },
+                  "Also write each run's outputs to DIR/SCENARIO/POLICY (/seed-S with seeds=N)", "DIR" },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("FILE|DIR... - run scenarios and test their [expect] lines");
@@ -160,8 +257,10 @@ int cli_check(int argc, char **argv)
 
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_option_context_set_description(ctx,
-                "Runs each scenario (every .scn in a directory) once per policy its [expect]\n"
-                "section names, and reports each assertion with the actual value.\n"
+                "Runs each scenario (every .scn in a directory) under every policy its [expect]\n"
+                "section names -- over seeds S..S+N-1 when it says seeds=N -- and reports each\n"
+                "assertion with the actual value: an assertion on a metric must hold in every run\n"
+                "(a failure names its seed), OUTCOME_rate lines are rates over the runs.\n"
                 "See docs/scenario-format.md, section [expect].\n\n"
                 "Examples:\n  rcuboost check scenarios/\n  rcuboost check --tap scenarios/oom.scn\n\n"
                 "Exit status: 0 all passed, 1 an assertion failed, 2 bad input.");

@@ -1267,7 +1267,7 @@ struct compare_job {
 };
 
 /* What one run's report says, for the tables and plots. */
-static void read_result(struct result *res, const struct report *r, int64_t stall_threshold_ns)
+static void read_result(struct result *res, const struct report *r)
 {
         double v;
 
@@ -1278,23 +1278,17 @@ static void read_result(struct result *res, const struct report *r, int64_t stal
                 res->values[c] = report_lookup_bound(r, headline[c].key, &v, &at_least) ? v : NAN;
                 res->at_least[c] = at_least;
         }
-        res->oom = report_lookup(r, "memory.oom", &v) && v != 0;
+        bool outcome[VERDICT_OUTCOMES];
+
+        /* the outcomes as check's rates count them: one definition (verdict.c) */
+        verdict_outcomes(r, outcome);
+        res->oom = outcome[VERDICT_OOM];
+        res->stall = outcome[VERDICT_STALL];
+        res->stalled_at_end = outcome[VERDICT_STALLED_AT_END];
         res->oom_time_ns = report_lookup(r, "memory.oom_time_ns", &v) ? v : NAN;
         res->oom_bytes = report_lookup(r, "memory.oom_bytes", &v) ? v : NAN;
         res->pending_gp_ns = report_lookup(r, "rcu.gp_in_progress_ns", &v) ? v : 0;
         res->gp_max_ns = report_lookup(r, "gp_latency.max_ns", &v) ? v : 0;
-        /* rcutorture's failure: a grace period, callback or synchronize_rcu()
-         * that waited longer than the threshold (a callback can wait with no
-         * grace period even started, when rcu_preempt itself is starved) */
-        res->stall = FALSE;
-        for (const char *const *k = (const char *const[]){ "rcu.gp_over_threshold", "rcu.callbacks_over_threshold",
-                                                           "rcu.sync_over_threshold", NULL }; *k; k++)
-                res->stall |= report_lookup(r, *k, &v) && v > 0;
-        /* the same, for what was still waiting when the run ended */
-        res->stalled_at_end = res->pending_gp_ns > stall_threshold_ns;
-        for (const char *const *k = (const char *const[]){ "rcu.oldest_callback_pending_ns",
-                                                           "rcu.oldest_sync_pending_ns", NULL }; *k; k++)
-                res->stalled_at_end |= report_lookup(r, *k, &v) && v > stall_threshold_ns;
         for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
                 g_autofree char *key = g_strconcat(cdfs[k].metric, ".count", NULL);
 
@@ -1350,7 +1344,7 @@ static void compare_job_run(gpointer data, gpointer user)
                 job->error_status = cli_error_status(e);
                 g_error_free(e);
         }
-        read_result(res, sim_report(job->sim), job->sc->stall_threshold_ns);
+        read_result(res, sim_report(job->sim));
         job->unsafe = sim_safety_violations(job->sim) > 0;
         res->status = job->error ? "failed" : !sim_complete(job->sim) ? "incomplete" : job->unsafe ? "unsafe" : "ok";
         /* the outputs are written: free the run, keep the figures */

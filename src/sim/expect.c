@@ -1,11 +1,13 @@
 /* expect.c - a scenario's [expect] section; see expect.h. */
 #include "expect.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "rcu.h"
 #include "report.h"
 #include "units.h"
+#include "verdict.h"
 #include "../policies/policy.h"
 
 static gboolean parse_value(const char *s, double *out, enum expect_value_kind *kind, GError **error)
@@ -71,6 +73,14 @@ struct expectation *expect_parse(const char *key, const char *value, GError **er
         x->op = op;
         x->value_text = g_strdup(g_strstrip((char *)val));
         if (!parse_value(x->value_text, &x->value, &x->kind, error)) {
+                expect_free(x);
+                return NULL;
+        }
+        x->rate = verdict_rate_of(x->metric);
+        if (x->rate >= 0 && (x->kind != EXPECT_NUMBER || x->value < 0 || x->value > 1)) {
+                g_set_error(error, UNITS_ERROR, UNITS_ERROR_INVALID,
+                            "'%s': a rate is a fraction from 0 to 1 of the runs (seeds=N), e.g. %s.%s>=0.9",
+                            x->value_text, x->policy, x->metric);
                 expect_free(x);
                 return NULL;
         }
@@ -185,7 +195,11 @@ char *expect_suggest(const char *metric, const struct report *r)
 
 gboolean expect_check(const struct expectation *x, const struct report *r, GError **error)
 {
-        const char *key = expect_resolve(x, r);
+        const char *key;
+
+        if (x->rate >= 0)
+                return TRUE;    /* over the runs, not a summary key */
+        key = expect_resolve(x, r);
 
         if (!key) {
                 g_autofree char *near = expect_suggest(x->metric, r);
@@ -219,11 +233,32 @@ gboolean expect_check(const struct expectation *x, const struct report *r, GErro
         return TRUE;
 }
 
+static bool compare_value(enum expect_op op, double actual, double value)
+{
+        switch (op) {
+        case EXPECT_EQ: return actual == value;
+        case EXPECT_NE: return actual != value;
+        case EXPECT_LE: return actual <= value;
+        case EXPECT_GE: return actual >= value;
+        case EXPECT_LT: return actual < value;
+        case EXPECT_GT: return actual > value;
+        }
+        return false;
+}
+
+enum expect_outcome expect_eval_rate(const struct expectation *x, int k, int n)
+{
+        /* k against the fraction of n, with 0.9 x 10 taken as 9 exactly */
+        double d = k - x->value * n;
+
+        if (fabs(d) < 1e-9 * n)
+                d = 0;
+        return compare_value(x->op, d, 0) ? EXPECT_PASS : EXPECT_FAIL;
+}
+
 enum expect_outcome expect_eval(const struct expectation *x, const struct report *r, double *actual,
                                 gboolean *at_least, const char **key)
 {
-        bool ok = false;
-
         *at_least = FALSE;
         *key = expect_resolve(x, r);
         if (!*key)
@@ -232,13 +267,5 @@ enum expect_outcome expect_eval(const struct expectation *x, const struct report
          * an upper bound by never completing. */
         if (!report_lookup_bound(r, *key, actual, at_least))
                 return EXPECT_NO_VALUE;
-        switch (x->op) {
-        case EXPECT_EQ: ok = *actual == x->value; break;
-        case EXPECT_NE: ok = *actual != x->value; break;
-        case EXPECT_LE: ok = *actual <= x->value; break;
-        case EXPECT_GE: ok = *actual >= x->value; break;
-        case EXPECT_LT: ok = *actual < x->value; break;
-        case EXPECT_GT: ok = *actual > x->value; break;
-        }
-        return ok ? EXPECT_PASS : EXPECT_FAIL;
+        return compare_value(x->op, *actual, x->value) ? EXPECT_PASS : EXPECT_FAIL;
 }

@@ -13,6 +13,15 @@
  * with the usual prefixes and the `_ns` suffix optional
  * (gp_latency.max -> gp_latency.max_ns, oom -> memory.oom,
  * readers_boosted -> policy_stats.readers_boosted).  `rcuboost check` runs them.
+ *
+ * Over seeds: `seeds=N` runs each policy with the scenario's seed and the
+ * N - 1 after it; every assertion on a metric must then hold in every run,
+ * and a rate -- OUTCOME_rate with OUTCOME oom, stall, stalled_at_end or
+ * unsafe (verdict.h) -- is the fraction of the runs with that outcome:
+ *
+ *     seeds=10
+ *     none.stall_rate>=0.9
+ *     rcu-boost.oom_rate<=0.8
  */
 #ifndef RCUBOOST_EXPECT_H
 #define RCUBOOST_EXPECT_H
@@ -47,6 +56,7 @@ struct expectation {
         enum expect_value_kind kind;
         char *value_text;       /* as written */
         char *where;            /* FILE:LINE: [expect] KEY */
+        int rate;               /* an outcome's rate over the seeds (enum verdict_outcome), or -1 */
 };
 
 enum expect_outcome {
@@ -82,5 +92,7 @@ gboolean expect_check(const struct expectation *x, const struct report *r, GErro
  * summary key used (NULL for EXPECT_NO_METRIC). */
 enum expect_outcome expect_eval(const struct expectation *x, const struct report *r, double *actual,
                                 gboolean *at_least, const char **key);
+/* A rate assertion (@x->rate >= 0) over @n runs, @k of which had the outcome. */
+enum expect_outcome expect_eval_rate(const struct expectation *x, int k, int n);
 
 #endif

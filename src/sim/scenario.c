@@ -263,6 +263,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "event:NAME", "affinity", "", "its new affinity" },
         { "event:NAME", "policy.KEY", "", "a new value for a policy parameter" },
         { "expect", "POLICY.METRIC", "", "an assertion for `rcuboost check`, e.g. booster.gp_latency.max<=35ms" },
+        { "expect", "seeds", "1", "runs per policy for `rcuboost check` (seeds S..S+N-1); OUTCOME_rate assertions count over them" },
         { NULL, NULL, NULL, NULL },
 };
 
@@ -676,7 +677,17 @@ static gboolean load_expectations(struct scenario *sc, GError **error)
         for (char **k = keys; k && *k; k++) {
                 g_autofree char *v = get(sc, "expect", *k);
                 GError *e = NULL;
-                struct expectation *x = expect_parse(*k, v, &e);
+                struct expectation *x;
+                guint64 n;
+
+                if (!strcmp(*k, "seeds")) {
+                        if (!g_ascii_string_to_unsigned(v, 10, 1, 1000, &n, NULL))
+                                return invalid(sc, error, "expect", *k, "'%s': expected a whole number of runs "
+                                               "from 1 to 1000", v);
+                        sc->expect_seeds = (int)n;
+                        continue;
+                }
+                x = expect_parse(*k, v, &e);
 
                 if (!x)
                         return invalid_from(sc, error, "expect", *k, e);
@@ -803,6 +814,7 @@ static struct scenario *scenario_alloc(const char *path)
         sc->irqs = g_ptr_array_new_with_free_func(irq_spec_free);
         sc->warnings = g_ptr_array_new_with_free_func(g_free);
         sc->expectations = g_ptr_array_new_with_free_func((GDestroyNotify)expect_free);
+        sc->expect_seeds = 1;
         sc->kf = g_key_file_new();
         sc->lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         return sc;

@@ -129,6 +129,7 @@ struct scenario {
         GPtrArray *events;              /* struct timed_event_spec * */
         GPtrArray *irqs;                /* struct irq_spec * */
         GPtrArray *expectations;        /* struct expectation * ([expect]) */
+        int expect_seeds;               /* [expect] seeds: check runs each policy this many times */
         GPtrArray *warnings;            /* char *: valid but suspect, located (stderr, summary.json) */
 
         GKeyFile *kf;                   /* kept for policy parameters */

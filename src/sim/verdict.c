@@ -5,6 +5,9 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <string.h>
+
+#include "report.h"
 
 void verdict_wilson(int k, int n, double *lo, double *hi)
 {
@@ -108,4 +111,41 @@ char *verdict_format_paired(int better, int worse, int n)
                 g_string_append_printf(s, "%d tied; ", tied);
         g_string_append_printf(s, "p = %.2g)", p);
         return g_string_free(s, FALSE);
+}
+
+static const char *const outcome_names[VERDICT_OUTCOMES] = { "oom", "stall", "stalled_at_end", "unsafe" };
+
+const char *verdict_outcome_name(enum verdict_outcome o)
+{
+        return outcome_names[o];
+}
+
+static double value_or_zero(const struct report *r, const char *key)
+{
+        double v;
+
+        return report_lookup(r, key, &v) ? v : 0;
+}
+
+void verdict_outcomes(const struct report *r, bool out[VERDICT_OUTCOMES])
+{
+        double thr = value_or_zero(r, "rcu.stall_threshold_ns");
+
+        out[VERDICT_OOM] = value_or_zero(r, "memory.oom") != 0;
+        /* a callback can wait with no grace period even started (rcu_preempt starved) */
+        out[VERDICT_STALL] = value_or_zero(r, "rcu.gp_over_threshold") + value_or_zero(r, "rcu.callbacks_over_threshold") +
+                             value_or_zero(r, "rcu.sync_over_threshold") > 0;
+        out[VERDICT_STALLED_AT_END] = value_or_zero(r, "rcu.gp_in_progress_ns") > thr ||
+                                      value_or_zero(r, "rcu.oldest_callback_pending_ns") > thr ||
+                                      value_or_zero(r, "rcu.oldest_sync_pending_ns") > thr;
+        out[VERDICT_UNSAFE] = value_or_zero(r, "safety_violations") > 0;
+}
+
+int verdict_rate_of(const char *metric)
+{
+        for (int o = 0; o < VERDICT_OUTCOMES; o++)
+                if (g_str_has_suffix(metric, "_rate") && strlen(metric) == strlen(outcome_names[o]) + 5 &&
+                    !strncmp(metric, outcome_names[o], strlen(outcome_names[o])))
+                        return o;
+        return -1;
 }

@@ -27,6 +27,25 @@
 #include <glib.h>
 #include <stdbool.h>
 
+struct report;
+
+/* What one run shows, as a set of outcomes a rate is taken over. */
+enum verdict_outcome {
+        VERDICT_OOM,            /* memory.oom */
+        VERDICT_STALL,          /* rcutorture's failure: a grace period, callback or
+                                 * synchronize_rcu() waited longer than stall_threshold,
+                                 * what was still waiting at the end included */
+        VERDICT_STALLED_AT_END, /* one was still waiting at the end, past stall_threshold */
+        VERDICT_UNSAFE,         /* the safety oracle saw a violation */
+        VERDICT_OUTCOMES
+};
+/* "oom", "stall", "stalled_at_end", "unsafe" */
+const char *verdict_outcome_name(enum verdict_outcome o);
+/* The outcomes of a run from its report (summary.json's keys). */
+void verdict_outcomes(const struct report *r, bool out[VERDICT_OUTCOMES]);
+/* The outcome a rate metric names ("oom_rate" -> VERDICT_OOM), or -1. */
+int verdict_rate_of(const char *metric);
+
 /* The 95% Wilson score interval of @k successes in @n trials (n > 0). */
 void verdict_wilson(int k, int n, double *lo, double *hi);
 
