@@ -201,6 +201,14 @@ START_TEST(check_over_seeds_names_the_failing_seed)
         ck_assert_msg(strstr(r.out, "ok   lucky booster: oom_rate = 0 (actual 0 of 4 runs;") != NULL, "%s", r.out);
         ck_assert_msg(strstr(r.out, "check: 2 passed, 3 failed") != NULL, "%s", r.out);
         result_clear(&r);
+        /* --seeds 2: the first two seeds; rates written for four are not judged on two */
+        r = run_cli("check", "--seeds", "2", path, NULL);
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_msg(strstr(r.out, "(actual false in seed 2)") && !strstr(r.out, "in seed 4)"), "%s", r.out);
+        ck_assert_msg(strstr(r.out, "skip lucky none: oom_rate >= 0.75 (--seeds 2: a rate over 2 of the 4 seeds") != NULL,
+                      "%s", r.out);
+        ck_assert_msg(strstr(r.out, "check: 0 passed, 1 failed, 3 skipped") != NULL, "%s", r.out);
+        result_clear(&r);
         /* a rate is a fraction of the runs, and seeds a count */
         for (const char *const *bad = (const char *const[]){ "none.oom_rate=2", "none.stall_rate>=5ms", "seeds=0",
                                                               "seeds=many", NULL }; *bad; bad++) {
@@ -257,7 +265,7 @@ START_TEST(compare_without_gnuplot_still_writes_numbers)
         struct result r;
 
         cli_env = env;
-        r = run_cli("compare", "--policies", "booster", "--out", dir, "--set", "scenario.duration=1200ms", NULL);
+        r = run_cli("compare", "-n", "2", "--policies", "booster", "--out", dir, "--set", "scenario.duration=1200ms", NULL);
         cli_env = NULL;
         ck_assert_msg(r.status == 0, "%s", r.err);
         ck_assert_ptr_nonnull(strstr(r.err, "gnuplot not found"));
@@ -531,7 +539,7 @@ START_TEST(progress_bar_on_a_terminal_only)
 
         /* compare: one line, how far each policy got; its runs as run's */
         g_autofree char *cmp_dir = temp_dir();
-        g_autofree char *cmp_cmd = g_strdup_printf("script -qec '%s compare %s/scenarios/quiet.scn --policies "
+        g_autofree char *cmp_cmd = g_strdup_printf("script -qec '%s compare -n 2 %s/scenarios/quiet.scn --policies "
                                                    "none,booster --out %s' /dev/null", g_getenv("RCUBOOST_BIN"),
                                                    g_getenv("RCUBOOST_SRCDIR"), cmp_dir);
         g_autofree char *cmp_out = NULL;
