@@ -1269,6 +1269,57 @@ START_TEST(compare_seeds_are_paired_and_replayable)
 }
 END_TEST
 
+/* Why it stalled: the reader that holds the grace period, and who runs on
+ * its CPU instead, as the kernel's stall warning names the blocking tasks. */
+#define STALL_SCN "[scenario]\ncpus=1\nduration=200ms\n[rcu]\nstall_threshold=20ms\n" \
+        "[task:reader]\nsched=normal:19\n" \
+        "program=loop { rcu_read_lock; compute exp(100us); rcu_read_unlock; call_rcu 1KiB }\n" \
+        "[task:hog]\nsched=fifo:10\nstart=10ms\nprogram=compute 100ms\n"
+
+START_TEST(the_stall_report_names_the_hog)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = write_temp_scenario(dir, "stall.scn", STALL_SCN);
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *summary = g_build_filename(out, "summary.json", NULL);
+        g_autofree char *pi = g_build_filename(dir, "pi", NULL);
+        struct result r = run_cli("run", path, "--policy", "none", "--out", out, NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(strstr(r.out, "rcu detected a stall at ") && strstr(r.out, "blocked by the readers:\n"
+                      "    reader (normal:19): preempted on CPU 0, inside a read-side critical section for ") &&
+                      strstr(r.out, "      CPU 0 runs hog (rt:10)\n"), "%s", r.out);
+        {
+                g_autoptr(JsonParser) p = parse_json_file(summary);
+                JsonObject *st = json_object_get_object_member(json_root(p), "stall_report");
+                JsonObject *rd = json_object_get_object_member(json_object_get_object_member(st, "readers"), "0");
+
+                /* the hog ends at 110 ms and the grace period with it: the look taken at the threshold */
+                ck_assert_str_eq(json_object_get_string_member(st, "when"), "threshold");
+                ck_assert_int_gt(json_object_get_int_member(st, "gp_age_ns"), 20000000);
+                ck_assert_str_eq(json_object_get_string_member(rd, "task"), "reader");
+                ck_assert_str_eq(json_object_get_string_member(rd, "state"), "preempted");
+                ck_assert_str_eq(json_object_get_string_member(rd, "cpu_runs"), "hog (rt:10)");
+        }
+        result_clear(&r);
+        /* a reader blocked on a mutex: the chain down to the preempted owner */
+        r = run_cli("run", "scenarios/pi-mutex-readers.scn", "--policy", "booster", "--out", pi, NULL);
+        ck_assert_msg(strstr(r.out, "it waits on mutex table, held by maintenance (normal:0, preempted on CPU 0, "
+                             "which runs hog (rt:10))") != NULL, "%s", r.out);
+        result_clear(&r);
+        /* a starved booster: the timer thread that should wake it, and the hog above both */
+        r = run_cli("run", "scenarios/booster-starvation.scn", "--policy", "booster", "--out", pi, NULL);
+        ck_assert_msg(strstr(r.out, "rcu_booster (rt:49): its schedule_timeout() expired ") &&
+                      strstr(r.out, "sirq-timer/0 has not run to wake it; CPU 0 runs hog0 (rt:60)"), "%s", r.out);
+        result_clear(&r);
+        /* no stall, no report */
+        r = run_cli("run", "scenarios/quiet.scn", "--policy", "none", "--set", "scenario.duration=300ms", "--out", pi,
+                    NULL);
+        ck_assert_ptr_null(strstr(r.out, "stall"));
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1301,6 +1352,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, completion_works_in_plain_bash_for_every_command);
         tcase_add_test(json, compare_traces_a_window);
         tcase_add_test(json, compare_seeds_are_paired_and_replayable);
+        tcase_add_test(json, the_stall_report_names_the_hog);
         tcase_add_test(json, timeline_names_the_tasks_and_marks_priority_changes);
         tcase_add_test(json, output_level_leaves_out_what_grows);
         tcase_add_test(json, expect_lines_are_checked_before_running);

@@ -53,6 +53,7 @@ struct sim {
         struct irq_thread *irqs;        /* one per [irq:NAME] */
         int nirqs;
         struct oracle oracle;
+        struct stall_report *stall;     /* why a grace period stalled (stall.h), or NULL */
 
         const struct boost_policy_ops *policy;
         void *pol;

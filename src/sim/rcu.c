@@ -1,5 +1,6 @@
 /* rcu.c - what the RCU flavours share, and rcupreempt (2007 -rt); see rcu.h. */
 #include "rcu.h"
+#include "stall.h"
 
 #include <string.h>
 
@@ -591,6 +592,9 @@ static void tick_rcupreempt(struct sim *sim, int cpu)
 void rcu_tick(struct sim *sim, int cpu)
 {
         sim->rcu.flavour->tick(sim, cpu);
+        /* the stall warning's look, as the kernel's from the scheduling-clock tick */
+        if (cpu == 0 && !sim->stall)
+                stall_check(sim);
 }
 
 void rcu_count_overdue_one(const struct sim *sim, const struct rcu_callback *cb, struct rcu_report_state *st)

@@ -5,6 +5,7 @@
 
 #include "engine.h"
 #include "expect.h"
+#include "stall.h"
 
 static void end_event(struct sim *sim, struct event *ev);
 static void sample_event(struct sim *sim, struct event *ev);
@@ -392,6 +393,7 @@ void sim_free(struct sim *sim)
         outfile_abort(sim->timeline_out);
         outfile_abort(sim->trace_out);
         timeline_free(sim->timeline);
+        stall_report_free(sim->stall);
         rcu_finish(sim);
         softirq_finish(sim);
         sched_finish(sim);
@@ -733,6 +735,7 @@ struct report *sim_build_report(struct sim *sim)
         softirq_report(sim, r);
         if (sim->policy->report)
                 sim->policy->report(sim->pol, r);
+        stall_report_keys(sim, r);
         return r;
 }
 
@@ -795,6 +798,7 @@ gboolean sim_finish(struct sim *sim, GError **error)
 
         for (int c = 0; c < sim->ncpus; c++)
                 sched_update_curr(sim, &sim->cpus[c]);
+        stall_check_end(sim);
         sim->report = sim_build_report(sim);
         timeline_flush(sim->timeline, sim->now);
         if (sim->trace_out && !outfile_commit(g_steal_pointer(&sim->trace_out), &e)) {
@@ -984,4 +988,5 @@ void sim_print_summary(const struct sim *sim, FILE *f)
                 fputc('\n', f);
         }
         fprintf(f, "  safety violations: %" G_GINT64_FORMAT "\n", sim->oracle.violations);
+        stall_print(sim, f);
 }
