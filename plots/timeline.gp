@@ -25,6 +25,7 @@ plot datafile using (($2+$3)/2):1:(($3-$2)/2):4:5 with boxxyerror lc rgb variabl
      NaN with boxes lc rgb "#c00000" title "boosted", \
      NaN with boxes lc rgb "#f2c14e" title "GP waitack", \
      NaN with boxes lc rgb "#e07b39" title "GP waitzero; tree: a GP", \
+     NaN with boxes lc rgb "#f3b58a" title "tree: the next GP (every other one lighter)", \
      NaN with boxes lc rgb "#6aa84f" title "GP waitmb", \
      for [i=1:ntasks] NaN with boxes lc rgb word(taskkeys, 2*i) title "CPU runs ".word(taskkeys, 2*i-1), \
      NaN with boxes lc rgb "#bfbfbf" title "CPU runs another task"

@@ -1320,6 +1320,37 @@ START_TEST(the_stall_report_names_the_hog)
 }
 END_TEST
 
+/* Every RT class gets its figures: a FIFO 45 task that boosting delays is
+ * not hidden behind a FIFO 90 one that nothing delays. */
+#define TWO_CLASSES_SCN "[scenario]\ncpus=2\nduration=1500ms\n[rcu]\nkthread_prio=50\n" \
+        "[task:rt90]\nsched=fifo:90\nperiod=1ms\nprogram=compute 20us\n" \
+        "[task:rt45]\nsched=fifo:45\naffinity=0\nperiod=1ms\nprogram=compute 20us\n" \
+        "[task:reader]\nsched=normal:19\naffinity=0\n" \
+        "program=loop { rcu_read_lock; compute exp(2ms); rcu_read_unlock; call_rcu 1KiB }\n" \
+        "[task:hog]\nsched=fifo:10\naffinity=0\nstart=500ms\nprogram=compute 1s\n"
+
+START_TEST(rt_latency_per_class)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = write_temp_scenario(dir, "two.scn", TWO_CLASSES_SCN);
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *tsv = NULL;
+        struct result r = run_cli("compare", path, "-n", "2", "--policies", "none,pi-lock", "--out", out, NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        /* a row per class, most urgent first; pi-lock's boosts delay the FIFO 45 task by milliseconds */
+        ck_assert_msg(g_regex_match_simple("\\nRT wake-up max \\(rt:90\\) +\\S+ +\\S+\\n"
+                                           "RT wake-up max \\(rt:45\\) +\\S+.*\\d+(\\.\\d+)?ms", r.out, 0, 0),
+                      "%s", r.out);
+        ck_assert(exists(out, "rt-latency-rt-90.png") && exists(out, "rt-latency-rt-45.png") &&
+                  exists(out, "rt-latency.png"));
+        tsv = file_contents(out, "comparison-summary.tsv");
+        ck_assert_ptr_nonnull(strstr(tsv, "\trt_wakeup_max.rt:90.median_ns\t"));
+        ck_assert_ptr_nonnull(strstr(tsv, "\trt_wakeup_max.rt:45.median_ns\t"));
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1353,6 +1384,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, compare_traces_a_window);
         tcase_add_test(json, compare_seeds_are_paired_and_replayable);
         tcase_add_test(json, the_stall_report_names_the_hog);
+        tcase_add_test(json, rt_latency_per_class);
         tcase_add_test(json, timeline_names_the_tasks_and_marks_priority_changes);
         tcase_add_test(json, output_level_leaves_out_what_grows);
         tcase_add_test(json, expect_lines_are_checked_before_running);

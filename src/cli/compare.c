@@ -57,6 +57,7 @@ struct result {
         double pending_gp_ns;           /* grace period still pending at the end */
         double gp_max_ns;               /* the longest that completed */
         GHashTable *rt_max_ns;          /* periodic class ("rt:90") -> double *: its worst wake-up */
+        GPtrArray *rt_task_class;       /* char *: the class of periodic task N (rt_tasks.N) */
         double counts[G_N_ELEMENTS(cdfs)];
 };
 
@@ -764,16 +765,21 @@ static gint by_time_desc(gconstpointer a, gconstpointer b)
         return (x->ns < y->ns) - (x->ns > y->ns);
 }
 
-/* The colours go to the tasks that tell the story: the readers with a lane
- * (boosted ones first), then whoever ran longest on the CPUs shown (the
- * hog preempting a reader, a mutex owner). */
+/* The colours go to the tasks that tell the story: the boosted readers,
+ * then whoever ran longest on the CPUs shown (the hog preempting a reader,
+ * a mutex owner: with many readers, a hog left grey would hide the cause),
+ * then the other readers with a lane. */
 static void colour_tasks(struct timeline_prep *tp, char ***rows, int nrows)
 {
         g_autoptr(GHashTable) time_of = g_hash_table_new(g_str_hash, g_str_equal);
+        g_autoptr(GHashTable) boosted = g_hash_table_new(g_str_hash, g_str_equal);
         g_autoptr(GArray) times = g_array_new(FALSE, FALSE, sizeof(struct task_time));
 
+        for (int i = 0; i < nrows; i++)
+                if (is_row(rows[i], "boosted"))
+                        g_hash_table_add(boosted, rows[i][1]);
         for (guint i = 0; i < tp->lanes->len; i++)
-                if (!g_str_has_prefix(tp->lanes->pdata[i], "cpu") && strcmp(tp->lanes->pdata[i], "gp") != 0)
+                if (g_hash_table_contains(boosted, tp->lanes->pdata[i]))
                         task_colour(tp, tp->lanes->pdata[i]);
         for (int i = 0; i < nrows; i++) {
                 char **f = rows[i];
@@ -794,6 +800,9 @@ static void colour_tasks(struct timeline_prep *tp, char ***rows, int nrows)
         g_array_sort(times, by_time_desc);
         for (guint i = 0; i < times->len; i++)
                 task_colour(tp, g_array_index(times, struct task_time, i).task);
+        for (guint i = 0; i < tp->lanes->len; i++)
+                if (!g_str_has_prefix(tp->lanes->pdata[i], "cpu") && strcmp(tp->lanes->pdata[i], "gp") != 0)
+                        task_colour(tp, tp->lanes->pdata[i]);
 }
 
 /* Write POLICY/timeline-plot.dat (boxes) and POLICY/timeline-marks.dat
@@ -988,12 +997,13 @@ static gint by_lo(gconstpointer a, gconstpointer b)
         return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
-/* POLICY/tail-STEM.dat: the fraction of @metric's samples, pooled over
- * every run of the policy, at or above x (the complementary CDF), from the
+/* POLICY/tail-STEM.dat: the fraction of the samples of @metrics (the
+ * distributions pooled: several periodic tasks of one class), over every
+ * run of the policy, at or above x (the complementary CDF), from the
  * runs' distributions.csv (the same bin edges in every run): a point at
  * both edges of every bin, the last at the maximum with 1/N, so that the
  * slowest sample shows on a log axis.  *samples gets N. */
-static gboolean prepare_tail(const struct policy_runs *pr, const char *dir, const char *metric, const char *stem,
+static gboolean prepare_tail(const struct policy_runs *pr, const char *dir, const char *const *metrics, const char *stem,
                              double *samples)
 {
         g_autoptr(GArray) rows = g_array_new(FALSE, FALSE, sizeof(struct bin));
@@ -1015,7 +1025,7 @@ static gboolean prepare_tail(const struct policy_runs *pr, const char *dir, cons
                         g_auto(GStrv) f = g_strsplit(lines[i], ",", 6);
                         struct bin b;
 
-                        if (g_strv_length(f) < 4 || strcmp(f[0], metric) != 0)
+                        if (g_strv_length(f) < 4 || !g_strv_contains(metrics, f[0]))
                                 continue;
                         b.lo = g_ascii_strtod(f[1], NULL);
                         b.hi = g_ascii_strtod(f[2], NULL);
@@ -1151,11 +1161,71 @@ static char *same_curve(const char *dir, const struct policy_runs *prs, const in
         return NULL;
 }
 
+/* One latency tail plot: which distributions, and how to label them. */
+struct tail_spec {
+        const char *stem, *what, *unit;
+        double scale;
+        const char *const *metrics;     /* pooled; NULL-terminated */
+        int count;                      /* the cdfs[] entry whose count says a run measured it, or -1: */
+        const char *cls;                /* ... a run measured this periodic class */
+        bool pending;                   /* mark the grace periods still pending at the end */
+};
+
+static void draw_tail(struct plotter *pl, struct policy_runs *prs, int np, const struct tail_spec *ts)
+{
+        g_autoptr(GPtrArray) titles = g_ptr_array_new_with_free_func(g_free);
+        GString *vars = g_string_new(NULL);
+        int some[np], nsome = 0;
+        char num[64];
+
+        /* Only the policies that measured something are in the plot and its key. */
+        for (int p = 0; p < np; p++) {
+                double samples = 0;
+                int runs = 0;
+
+                for (int i = 0; i < prs[p].n; i++)
+                        runs += ts->count >= 0 ? prs[p].runs[i].counts[ts->count] > 0
+                                               : g_hash_table_contains(prs[p].runs[i].rt_max_ns, ts->cls);
+                if (!runs || !prepare_tail(&prs[p], pl->dir, ts->metrics, ts->stem, &samples))
+                        continue;
+                g_autofree char *same = same_curve(pl->dir, prs, some, nsome, p, ts->stem);
+
+                some[nsome++] = p;
+                g_ptr_array_add(titles, g_strdup_printf("%s (%.0f samples, %d run%s)%s%s", prs[p].title, samples, runs,
+                                                        runs == 1 ? "" : "s", same ? ": the same as " : "",
+                                                        same ? same : ""));
+        }
+        if (nsome == 0) {               /* e.g. no synchronize_rcu() in this scenario */
+                g_string_free(vars, TRUE);
+                return;
+        }
+        cli_gnuplot_var(vars, "stem", ts->stem);
+        cli_gnuplot_var(vars, "what", ts->what);
+        cli_gnuplot_var(vars, "unit", ts->unit);
+        g_snprintf(num, sizeof(num), "scale=%g; ", ts->scale);
+        g_string_append(vars, num);
+        if (ts->pending) {
+                g_autofree char *pending = g_build_filename(pl->dir, "pending-gp.csv", NULL);
+
+                /* The macro names the file through a variable: no path in gnuplot code. */
+                cli_gnuplot_var(vars, "pending", pending);
+                cli_gnuplot_var(vars, "extra",
+                                ", pending every ::1 using 2:3 with points pt 9 ps 2.5 lc rgb \"#c00000\" "
+                                "title \"still pending at the end (at least; the longest over the runs)\", "
+                                "pending every ::1 using 2:3:(sprintf(\"%s: %s\", strcol(1), strcol(4))) "
+                                "with labels right offset char -1.5,0 notitle");
+        } else {
+                cli_gnuplot_var(vars, "extra", "");
+        }
+        draw(pl, "cdf.gp", ts->stem, vars, 600, prs, some, nsome, titles);
+        g_string_free(vars, TRUE);
+}
+
 static void draw_all(struct plotter *pl, struct policy_runs *prs, int np, int64_t limit_bytes)
 {
         GString *vars = g_string_new(NULL);
         g_autoptr(GPtrArray) titles = g_ptr_array_new_with_free_func(g_free);
-        int all[np], some[np];
+        int all[np];
         char num[64];
         int nsome = 0;
 
@@ -1176,46 +1246,36 @@ static void draw_all(struct plotter *pl, struct policy_runs *prs, int np, int64_
         if (nsome)
                 draw(pl, "memory.gp", "memory", vars, 600, prs, all, nsome, titles);
         for (size_t k = 0; k < G_N_ELEMENTS(cdfs); k++) {
-                nsome = 0;
-                g_ptr_array_set_size(titles, 0);
-                /* Only the policies that measured something are in the plot and its key. */
-                for (int p = 0; p < np; p++) {
-                        double samples = 0;
-                        int runs = 0;
+                const char *const metrics[] = { cdfs[k].metric, NULL };
+                const struct tail_spec ts = {
+                        .stem = cdfs[k].stem, .what = cdfs[k].what, .unit = cdfs[k].unit, .scale = cdfs[k].scale,
+                        .metrics = metrics, .count = (int)k, .pending = k == 0,
+                };
 
-                        for (int i = 0; i < prs[p].n; i++)
-                                runs += prs[p].runs[i].counts[k] > 0;
-                        if (!runs || !prepare_tail(&prs[p], pl->dir, cdfs[k].metric, cdfs[k].stem, &samples))
-                                continue;
-                        g_autofree char *same = same_curve(pl->dir, prs, some, nsome, p, cdfs[k].stem);
+                draw_tail(pl, prs, np, &ts);
+        }
+        /* RT wake-up latency per periodic class, when there are several: a
+         * FIFO 45 task's delays do not hide behind a FIFO 90 one's. */
+        g_autoptr(GPtrArray) classes = rt_classes(prs, np);
 
-                        some[nsome++] = p;
-                        g_ptr_array_add(titles, g_strdup_printf("%s (%.0f samples, %d run%s)%s%s", prs[p].title, samples,
-                                                                runs, runs == 1 ? "" : "s", same ? ": the same as " : "",
-                                                                same ? same : ""));
-                }
-                if (nsome == 0)
-                        continue;       /* e.g. no synchronize_rcu() in this scenario */
-                g_string_truncate(vars, 0);
-                cli_gnuplot_var(vars, "stem", cdfs[k].stem);
-                cli_gnuplot_var(vars, "what", cdfs[k].what);
-                cli_gnuplot_var(vars, "unit", cdfs[k].unit);
-                g_snprintf(num, sizeof(num), "scale=%g; ", cdfs[k].scale);
-                g_string_append(vars, num);
-                if (k == 0) {
-                        g_autofree char *pending = g_build_filename(pl->dir, "pending-gp.csv", NULL);
+        for (guint c = 0; classes->len > 1 && c < classes->len; c++) {
+                const char *cls = classes->pdata[c];
+                g_autoptr(GPtrArray) metrics = g_ptr_array_new_with_free_func(g_free);
+                const GPtrArray *of = prs[0].runs[0].rt_task_class;
+                g_autofree char *bare = g_strdelimit(g_strdup(cls), ":", '-');
+                g_autofree char *stem = g_strdup_printf("rt-latency-%s", bare);
+                g_autofree char *what = g_strdup_printf("RT wake-up latency of the %s periodic tasks (cyclictest)", cls);
 
-                        /* The macro names the file through a variable: no path in gnuplot code. */
-                        cli_gnuplot_var(vars, "pending", pending);
-                        cli_gnuplot_var(vars, "extra",
-                                        ", pending every ::1 using 2:3 with points pt 9 ps 2.5 lc rgb \"#c00000\" "
-                                        "title \"still pending at the end (at least; the longest over the runs)\", "
-                                        "pending every ::1 using 2:3:(sprintf(\"%s: %s\", strcol(1), strcol(4))) "
-                                        "with labels right offset char -1.5,0 notitle");
-                } else {
-                        cli_gnuplot_var(vars, "extra", "");
-                }
-                draw(pl, "cdf.gp", cdfs[k].stem, vars, 600, prs, some, nsome, titles);
+                for (guint n = 0; of && n < of->len; n++)
+                        if (!strcmp(of->pdata[n], cls))
+                                g_ptr_array_add(metrics, g_strdup_printf("rt_tasks.%u.latency", n));
+                g_ptr_array_add(metrics, NULL);
+                const struct tail_spec ts = {
+                        .stem = stem, .what = what, .unit = "us", .scale = 1e3,
+                        .metrics = (const char *const *)metrics->pdata, .count = -1, .cls = cls,
+                };
+
+                draw_tail(pl, prs, np, &ts);
         }
         /* A timeline per policy, of its first seed's run. */
         for (int p = 0; p < np; p++) {
@@ -1297,6 +1357,7 @@ static void read_result(struct result *res, const struct report *r)
         res->flavour = g_strdup(report_lookup_string(r, "rcu.flavour"));
         /* The worst wake-up of each periodic class (rt_tasks.N.class). */
         res->rt_max_ns = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+        res->rt_task_class = g_ptr_array_new_with_free_func(g_free);
         for (unsigned n = 0;; n++) {
                 char key[64];
                 const char *cls;
@@ -1305,6 +1366,7 @@ static void read_result(struct result *res, const struct report *r)
                 g_snprintf(key, sizeof(key), "rt_tasks.%u.class", n);
                 if (!(cls = report_lookup_string(r, key)))
                         break;
+                g_ptr_array_add(res->rt_task_class, g_strdup(cls));
                 g_snprintf(key, sizeof(key), "rt_tasks.%u.latency.max_ns", n);
                 if (!report_lookup(r, key, &v))
                         continue;
@@ -1457,6 +1519,8 @@ static void results_free(struct policy_runs *prs, int np)
                         g_free(r->flavour);
                         if (r->rt_max_ns)
                                 g_hash_table_destroy(r->rt_max_ns);
+                        if (r->rt_task_class)
+                                g_ptr_array_unref(r->rt_task_class);
                 }
                 g_free(prs[p].runs);
                 g_free(prs[p].title);
