@@ -297,6 +297,49 @@ static char *read_file(const char *dir, const char *name)
 #define SWEEP_ARGS "scenarios/oom.scn", "--vary", "policy.booster_period=5ms,20ms", \
         "--policies", "booster,pi-lock", "--seeds", "3", "--set", "scenario.duration=1500ms", "--quiet"
 
+/* sweep's plot says what a mean would hide: the default metric counts a
+ * grace period still pending at the end, runs out of memory are counted at
+ * their point, a run that failed keeps its row, one seed draws no interval. */
+#define DEADLOCK_AT_4_CPUS "[scenario]\ncpus=2\nduration=300ms\n[mutex:a]\n[mutex:b]\n" \
+        "[task:x]\naffinity=0\nprogram=loop { lock a; compute 1ms; lock b; unlock b; unlock a }\n" \
+        "[task:y]\naffinity=1\nprogram=loop { lock b; compute 1ms; lock a; unlock a; unlock b }\n"
+
+START_TEST(sweep_marks_stalls_and_failures)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "sw", NULL);
+        g_autofree char *dl = write_temp_scenario(dir, "dl.scn", DEADLOCK_AT_4_CPUS);
+        g_autofree char *dlout = g_build_filename(dir, "dl", NULL);
+        g_autofree char *dat = NULL, *csv = NULL;
+        struct result r = run_cli("sweep", "scenarios/oom.scn", "--vary", "rcu.memory_limit=64MiB,1GiB", "--policies",
+                                  "none", "--seeds", "2", "--set", "scenario.duration=2s", "--out", out, NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_ptr_nonnull(strstr(r.out, "plot "));
+        result_clear(&r);
+        dat = read_file(out, "sweep-plot.dat");
+        {
+                /* 64 MiB: both seeds out of memory, and the mean is the stall still
+                 * pending (at least ~600 ms), not a short completed grace period;
+                 * 1 GiB: nobody ran out of memory */
+                g_auto(GStrv) rows = g_strsplit(dat, "\n", -1);
+                g_auto(GStrv) small = g_strsplit(rows[1], " ", -1);
+                g_auto(GStrv) big = g_strsplit(rows[2], " ", -1);
+
+                ck_assert_str_eq(rows[0], "\"none\" x mean lo hi n oom failed");
+                ck_assert_msg(g_strv_length(small) == 7 && g_ascii_strtod(small[1], NULL) > 500, "%s", dat);
+                ck_assert_msg(!strcmp(small[4], "2") && !strcmp(small[5], "2") && !strcmp(small[6], "0"), "%s", dat);
+                ck_assert_msg(g_strv_length(big) == 7 && !strcmp(big[5], "0"), "%s", dat);
+        }
+        /* a deadlock: the failed run's row says so, and the sweep fails */
+        r = run_cli("sweep", dl, "--vary", "scenario.duration=100ms,200ms", "--policies", "none", "--out", dlout, NULL);
+        ck_assert_int_eq(r.status, 1);
+        result_clear(&r);
+        csv = read_file(dlout, "sweep.csv");
+        ck_assert_msg(strstr(csv, "\n0,none,1,failed,100ms,") != NULL, "%s", csv);
+}
+END_TEST
+
 START_TEST(sweep_is_the_same_serial_parallel_resumed_and_distributed)
 {
         g_autofree char *serial = temp_dir();
@@ -310,7 +353,7 @@ START_TEST(sweep_is_the_same_serial_parallel_resumed_and_distributed)
         ck_assert_msg(r.status == 0, "%s", r.err);
         result_clear(&r);
         a = read_file(serial, "sweep.csv");
-        ck_assert(g_str_has_prefix(a, "run,policy,seed,policy.booster_period,memory.oom_time_ns"));
+        ck_assert(g_str_has_prefix(a, "run,policy,seed,status,policy.booster_period,memory.oom_time_ns"));
         ck_assert_int_eq(count_lines(a), 1 + 12 + 1);
         ck_assert(exists(serial, "sweep.png") && exists(serial, "runs/000011/summary.json"));
 
@@ -629,6 +672,7 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, compare_writes_table_and_plots);
         tcase_add_test(runs, compare_without_gnuplot_still_writes_numbers);
         tcase_add_test(runs, sweep_is_the_same_serial_parallel_resumed_and_distributed);
+        tcase_add_test(runs, sweep_marks_stalls_and_failures);
         tcase_add_test(runs, signals_stop_a_run_with_incomplete_outputs);
         tcase_add_test(runs, signals_stop_commands_outside_runs_at_once);
         tcase_add_test(runs, budgets_stop_cleanly);

@@ -77,7 +77,7 @@ static char *run_dir(const struct sweep *sw, int id)
 
 static char *header_line(const struct sweep *sw)
 {
-        GString *s = g_string_new("run,policy,seed");
+        GString *s = g_string_new("run,policy,seed,status");
 
         for (int a = 0; a < sw->naxes; a++)
                 g_string_append_printf(s, ",%s", sw->axes[a].key);
@@ -138,6 +138,10 @@ static gboolean check_grid(const struct sweep *sw, gboolean write, GError **erro
 /* Is @path a whole row of this sweep (as many fields as the header, ending
  * in a newline)?  Anything else -- a row of a sweep plotting another
  * metric, a file cut short -- is run again. */
+/* A row's status column, as compare's: a run that failed (a deadlock) or
+ * was stopped by a budget still has a row, so that the plot can say so. */
+static const char *const run_statuses[] = { "ok", "failed", "incomplete", "unsafe", NULL };
+
 static gboolean row_is_whole(const struct sweep *sw, int id, const char *path)
 {
         g_autofree char *header = header_line(sw);
@@ -162,12 +166,12 @@ static gboolean row_is_whole(const struct sweep *sw, int id, const char *path)
         /* Its coordinates are this run's, and every value is a number (or -). */
         coordinates(sw, id, vidx, &policy, &seed);
         if (g_ascii_strtoll(rf[0], NULL, 10) != id || strcmp(rf[1], policy) != 0 ||
-            g_ascii_strtoull(rf[2], NULL, 10) != seed)
+            g_ascii_strtoull(rf[2], NULL, 10) != seed || !g_strv_contains(run_statuses, rf[3]))
                 return FALSE;
         for (int a = 0; a < sw->naxes; a++)
-                if (strcmp(rf[3 + a], sw->axes[a].values[vidx[a]]) != 0)
+                if (strcmp(rf[4 + a], sw->axes[a].values[vidx[a]]) != 0)
                         return FALSE;
-        for (guint i = 3 + (guint)sw->naxes; i < n; i++) {
+        for (guint i = 4 + (guint)sw->naxes; i < n; i++) {
                 double d;
 
                 if (strcmp(rf[i], "-") != 0 && !units_parse_double(rf[i], -1e300, 1e300, &d, NULL))
@@ -231,20 +235,25 @@ static gboolean run_one(struct sweep *sw, int id)
                 return FALSE;
         }
         sim_run(sim);
-        if (!sim_finish(sim, &e)) {
+        gboolean finished = sim_finish(sim, &e);
+
+        if (!finished) {
                 fprintf(stderr, "rcuboost: run %d: %s\n", id, e->message);
-                g_error_free(e);
-                return FALSE;
+                g_clear_error(&e);
+                if (!sim_report(sim))
+                        return FALSE;
         }
         if (!sim_complete(sim) && !strcmp(sim_end_reason(sim), "interrupted"))
                 return FALSE;   /* no row: the resumed sweep runs it again */
+        const char *status = !finished ? "failed" : !sim_complete(sim) ? "incomplete"
+                             : sim_safety_violations(sim) ? "unsafe" : "ok";
         row = outfile_open(dir, "row.csv", &e);
         if (!row) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
                 return FALSE;
         }
-        fprintf(outfile_stream(row), "%d,%s,%" G_GUINT64_FORMAT, id, policy, seed);
+        fprintf(outfile_stream(row), "%d,%s,%" G_GUINT64_FORMAT ",%s", id, policy, seed, status);
         for (int a = 0; a < sw->naxes; a++)
                 fprintf(outfile_stream(row), ",%s", sw->axes[a].values[vidx[a]]);
         for (int m = 0; m < HEADLINE_COUNT; m++)
@@ -257,7 +266,7 @@ static gboolean run_one(struct sweep *sw, int id)
                 g_error_free(e);
                 return FALSE;
         }
-        return TRUE;
+        return finished;        /* a failed run has its row, and still fails the sweep */
 }
 
 static void pool_job(gpointer data, gpointer user)
@@ -321,8 +330,10 @@ static double axis_number(const char *s, gboolean *numeric)
 }
 
 /* Mean and 95% confidence interval over seeds of @metric, per policy (and
- * per value of the other axes), against the first axis. */
-static void plot_sweep(struct sweep *sw, const char *metric)
+ * per value of the other axes), against the first axis; the runs out of
+ * memory and those that failed counted at each point.  FALSE when no plot
+ * was drawn (the reason printed). */
+static gboolean plot_sweep(struct sweep *sw, const char *metric)
 {
         g_autofree char *csv = g_build_filename(sw->dir, "sweep.csv", NULL);
         g_autofree char *dat = g_build_filename(sw->dir, "sweep-plot.dat", NULL);
@@ -334,7 +345,7 @@ static void plot_sweep(struct sweep *sw, const char *metric)
         GString *out = g_string_new(NULL);
         GString *xtics = g_string_new(NULL);
         gboolean numeric = TRUE;
-        int col = -1, curves = 0, points = 0;
+        int col = -1, oom_col = -1, curves = 0, points = 0, npol = (int)sw->policies->len;
         /* Times in ms and sizes in MiB read better than ns and bytes. */
         double yscale = g_str_has_suffix(metric, "_ns") ? 1e6 : g_str_has_suffix(metric, "_bytes") ? 1048576.0 : 1;
         /* "gp_latency.max (ms)": the unit in words, not as a key's _ns */
@@ -342,21 +353,28 @@ static void plot_sweep(struct sweep *sw, const char *metric)
                                                                     g_str_has_suffix(metric, "_bytes") ? 6 : 0));
         g_autofree char *ylabel = g_strdup_printf("%s%s", bare, yscale == 1e6 ? " (ms)" : yscale > 1 ? " (MiB)" : "");
         g_autoptr(GString) colours = g_string_new(NULL);
+        g_autoptr(GString) styles = g_string_new(NULL);
         double xmin = INFINITY, xmax = -INFINITY;
         int per_point = sw->seeds;
 
-        if (!g_file_get_contents(csv, &text, NULL, NULL))
-                return;
+        if (!g_file_get_contents(csv, &text, NULL, NULL)) {
+                g_string_free(out, TRUE);
+                g_string_free(xtics, TRUE);
+                return FALSE;
+        }
         lines = g_strsplit(text, "\n", -1);
         head = g_strsplit(lines[0], ",", -1);
-        for (int i = 0; head[i]; i++)
+        for (int i = 0; head[i]; i++) {
                 if (!strcmp(head[i], metric))
                         col = i;
+                if (!strcmp(head[i], "memory.oom_time_ns"))
+                        oom_col = i;
+        }
         if (col < 0 || sw->naxes == 0) {
                 fprintf(stderr, "rcuboost: sweep: no plot (metric %s is not a column, or nothing varies)\n", metric);
                 g_string_free(out, TRUE);
                 g_string_free(xtics, TRUE);
-                return;
+                return FALSE;
         }
         for (int v = 0; v < sw->axes[0].n; v++) {
                 axis_number(sw->axes[0].values[v], &numeric);
@@ -366,46 +384,61 @@ static void plot_sweep(struct sweep *sw, const char *metric)
                 g_string_append_printf(xtics, "%s%s %d", v ? ", " : "", lit, v);
         }
         /* Rows come in id order: for each first-axis value, the other axes,
-         * policies and seeds.  A curve is (other axes, policy). */
+         * policies and seeds.  A curve is (other axes, policy): its colour
+         * the policy's, its marker and dashes the other axes' values. */
         int nother = sw->nruns / sw->axes[0].n / per_point;
 
         for (int c = 0; c < nother; c++) {
                 g_auto(GStrv) first = g_strsplit(lines[1 + c * per_point], ",", -1);
                 GString *name = g_string_new(first[1]);
+                static const int marks[] = { 7, 5, 9, 11, 13, 15, 4, 6, 8, 10 };
+                int combo = c / npol;
 
                 g_string_append_printf(colours, "%s%s", c ? " " : "", cli_policy_colour(first[1]));
-
+                g_string_append_printf(styles, "%s%d %d", c ? " " : "", marks[combo % G_N_ELEMENTS(marks)],
+                                       1 + combo % 5);
                 for (int a = 1; a < sw->naxes; a++)
-                        g_string_append_printf(name, " %s=%s", sw->axes[a].key, first[3 + a]);
+                        g_string_append_printf(name, " %s=%s", sw->axes[a].key, first[4 + a]);
                 /* a column header in a data file: a '"' in a value would end it early */
-                g_string_append_printf(out, "\"%s\" x mean lo hi\n", g_strdelimit(name->str, "\"", '\''));
+                g_string_append_printf(out, "\"%s\" x mean lo hi n oom failed\n", g_strdelimit(name->str, "\"", '\''));
                 g_string_free(name, TRUE);
                 for (int v = 0; v < sw->axes[0].n; v++) {
                         double vals[per_point];
                         int base = 1 + (v * nother + c) * per_point;
                         double mean, sd, half = 0;
-                        int n = 0;
+                        int n = 0, oom = 0, failed = 0;
 
                         for (int s = 0; s < per_point; s++) {
                                 g_auto(GStrv) f = g_strsplit(lines[base + s], ",", -1);
 
+                                /* a run that failed measured nothing to average */
+                                if (strcmp(f[3], "failed") == 0) {
+                                        failed++;
+                                        continue;
+                                }
+                                oom += oom_col >= 0 && strcmp(f[oom_col], "-") && g_ascii_strtod(f[oom_col], NULL) >= 0;
                                 if (strcmp(f[col], "-") != 0)   /* runs with no value add no point */
                                         vals[n++] = g_ascii_strtod(f[col], NULL) / yscale;
                         }
-                        if (n == 0)
+                        double x = numeric ? axis_number(sw->axes[0].values[v], &numeric) : v;
+
+                        if (n == 0) {
+                                if (failed)     /* the point is its failures */
+                                        g_string_append_printf(out, "%g NaN NaN NaN 0 0 %d\n", x, failed);
                                 continue;
+                        }
                         points++;
                         mean = gsl_stats_mean(vals, 1, (size_t)n);
+                        /* no interval from one seed: there is nothing to estimate one from */
                         if (n > 1) {
                                 sd = gsl_stats_sd_m(vals, 1, (size_t)n, mean);
                                 half = gsl_cdf_tdist_Pinv(0.975, n - 1) * sd / sqrt(n);
                         }
-                        double x = numeric ? axis_number(sw->axes[0].values[v], &numeric) : v;
-
                         xmin = MIN(xmin, x);
                         xmax = MAX(xmax, x);
                         /* times, sizes and counts are never negative: the interval stops at 0 */
-                        g_string_append_printf(out, "%g %g %g %g\n", x, mean, MAX(0, mean - half), mean + half);
+                        g_string_append_printf(out, "%g %g %g %g %d %d %d\n", x, mean, MAX(0, mean - half),
+                                               mean + half, n, oom, failed);
                 }
                 g_string_append(out, "\n\n");
                 curves++;
@@ -415,20 +448,21 @@ static void plot_sweep(struct sweep *sw, const char *metric)
         if (points == 0) {
                 fprintf(stderr, "rcuboost: sweep: no plot: no run measured %s (e.g. nobody was boosted)\n", metric);
                 g_string_free(xtics, TRUE);
-                return;
+                return FALSE;
         }
         g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
 
         if (!gnuplot) {
                 fprintf(stderr, "rcuboost: gnuplot not found: no sweep plot (numbers in %s)\n", csv);
                 g_string_free(xtics, TRUE);
-                return;
+                return FALSE;
         }
 
         g_autofree char *xlabel = g_strdup_printf("%s%s", sw->axes[0].key,
                                                   numeric && strpbrk(sw->axes[0].values[0], "mun") ? " (ms)" : "");
         GString *vars = g_string_new(NULL);
         GError *e = NULL;
+        gboolean ok;
 
         cli_gnuplot_var(vars, "datafile", dat);
         cli_gnuplot_var(vars, "outfile", png);
@@ -437,18 +471,26 @@ static void plot_sweep(struct sweep *sw, const char *metric)
         cli_gnuplot_var(vars, "xlabel", xlabel);
         cli_gnuplot_var(vars, "xtics_list", xtics->str);
         cli_gnuplot_var(vars, "colours", colours->str);
+        cli_gnuplot_var(vars, "styles", styles->str);
         /* values spanning more than a decade: a log axis */
         g_string_append_printf(vars, "curves=%d; numeric=%d; seeds=%d; logx=%d", curves, numeric, sw->seeds,
                                numeric && xmin > 0 && xmax / xmin > 10);
         g_string_free(xtics, TRUE);
-        if (!cli_gnuplot("sweep.gp", script, vars->str, &e)) {
+        ok = cli_gnuplot("sweep.gp", script, vars->str, &e);
+        if (!ok) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
         }
         g_string_free(vars, TRUE);
+        return ok;
 }
 
 /* ---- the command ---- */
+
+/* The longest grace period, one still pending at the end counted as at least
+ * its age: a sweep point that ran out of memory is not plotted as short. */
+#define SWEEP_DEFAULT_METRIC "gp_max_at_least"
+
 
 static gboolean parse_axis(const char *spec, struct axis *ax, GError **error)
 {
@@ -490,7 +532,7 @@ int cli_sweep(int argc, char **argv)
                 { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs in parallel (default: one per CPU)", "J" },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/SCENARIO-sweep)", "DIR" },
                 { "metric", 'm', 0, G_OPTION_ARG_STRING, &metric,
-                  "Metric to plot against the first --vary, named as in [expect] (default gp_latency.max)", "NAME" },
+                  "Metric to plot against the first --vary, named as in [expect] (default gp_max_at_least: the longest grace period, one still pending at the end counted)", "NAME" },
                 { "emit-jobs", 0, 0, G_OPTION_ARG_FILENAME, &emit,
                   "Write the runs as shell commands, one per line, instead of running them", "FILE" },
                 { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "Build sweep.csv and the plot from DIR/runs/", NULL },
@@ -588,7 +630,7 @@ int cli_sweep(int argc, char **argv)
                 for (guint p = 0; sc && p < sw.policies->len; p++) {
                         g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = sw.policies->pdata[p] }, &e);
                         g_autoptr(RcbReport) r = sim ? sim_build_report(sim) : NULL;
-                        const char *key = r ? expect_resolve_name(metric ? metric : "gp_latency.max", r) : NULL;
+                        const char *key = r ? expect_resolve_name(metric ? metric : SWEEP_DEFAULT_METRIC, r) : NULL;
 
                         if (!sim) {
                                 fprintf(stderr, "rcuboost: %s\n", e->message);
@@ -600,7 +642,7 @@ int cli_sweep(int argc, char **argv)
                                 g_autofree char *near = expect_suggest(metric, r);
 
                                 status = cli_usage_error(ctx, "--metric: no metric '%s' in the summary of policy %s%s%s%s",
-                                                         metric ? metric : "gp_latency.max", (char *)sw.policies->pdata[p],
+                                                         metric ? metric : SWEEP_DEFAULT_METRIC, (char *)sw.policies->pdata[p],
                                                          near ? " (did you mean " : " (docs/outputs.md lists them)",
                                                          near ? near : "", near ? "?)" : "");
                                 goto out;
@@ -700,9 +742,12 @@ int cli_sweep(int argc, char **argv)
                 status = EXIT_FAILED;
                 goto out;
         }
-        plot_sweep(&sw, sw.metric);
-        if (!quiet)
+        gboolean drawn = plot_sweep(&sw, sw.metric);
+
+        if (!quiet && drawn)
                 printf("%d runs: %s/sweep.csv, plot %s/sweep.png\n", sw.nruns, sw.dir, sw.dir);
+        else if (!quiet)
+                printf("%d runs: %s/sweep.csv (no plot)\n", sw.nruns, sw.dir);
 out:
         for (int a = 0; a < sw.naxes; a++) {
                 g_free(sw.axes[a].key);
