@@ -17,7 +17,8 @@ if (seeds > 1) {
 set xlabel xlabel
 set ylabel ylabel
 set grid
-set key below box
+set key below box spacing 1.1
+set bmargin 7
 if (!numeric) { eval sprintf("set xtics (%s)", xtics_list); set xrange [-0.5:*] }
 if (logx) { set logscale x; set xlabel xlabel." (log scale)" }
 set yrange [0:*]

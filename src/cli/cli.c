@@ -193,16 +193,22 @@ GBytes *cli_plot_template(const char *name)
         return g_resources_lookup_data(path, 0, NULL);
 }
 
+static const char *const palette[] = { "#000000", "#0072B2", "#009E73", "#D55E00",
+                                       "#CC79A7", "#E69F00", "#56B4E9", "#F0E442" };
+
 const char *cli_policy_colour(const char *policy)
 {
-        static const char *const palette[] = { "#000000", "#0072B2", "#009E73", "#D55E00",
-                                               "#CC79A7", "#E69F00", "#56B4E9", "#F0E442" };
         int i = 0;
 
         for (const struct boost_policy_ops *const *p = policy_registry; *p; p++, i++)
                 if (!strcmp((*p)->name, policy))
                         return palette[i % G_N_ELEMENTS(palette)];
         return "#808080";
+}
+
+const char *cli_series_colour(int i)
+{
+        return palette[i % (int)G_N_ELEMENTS(palette)];
 }
 
 char *cli_gnuplot_literal(const char *s)

@@ -91,6 +91,8 @@ gboolean cli_gnuplot(const char *name, const char *script, const char *vars, GEr
  * one palette (Okabe-Ito, readable by colour-blind readers), by the
  * policy's place in the registry. */
 const char *cli_policy_colour(const char *policy);
+/* The @i-th colour of the same palette, for curves that are not policies. */
+const char *cli_series_colour(int i);
 
 /* @s as a gnuplot string literal ("..." with \\ and \" escaped): a path,
  * title or --vary value can never be read as gnuplot code. */

@@ -385,7 +385,8 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
         }
         /* Rows come in id order: for each first-axis value, the other axes,
          * policies and seeds.  A curve is (other axes, policy): its colour
-         * the policy's, its marker and dashes the other axes' values. */
+         * the policy's (with one policy, the other axes'), its marker and
+         * dashes the other axes' values. */
         int nother = sw->nruns / sw->axes[0].n / per_point;
 
         for (int c = 0; c < nother; c++) {
@@ -394,7 +395,9 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
                 static const int marks[] = { 7, 5, 9, 11, 13, 15, 4, 6, 8, 10 };
                 int combo = c / npol;
 
-                g_string_append_printf(colours, "%s%s", c ? " " : "", cli_policy_colour(first[1]));
+                /* one policy: the colours tell the other keys' values apart too */
+                g_string_append_printf(colours, "%s%s", c ? " " : "",
+                                       npol == 1 && sw->naxes > 1 ? cli_series_colour(combo) : cli_policy_colour(first[1]));
                 g_string_append_printf(styles, "%s%d %d", c ? " " : "", marks[combo % G_N_ELEMENTS(marks)],
                                        1 + combo % 5);
                 for (int a = 1; a < sw->naxes; a++)
