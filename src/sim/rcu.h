@@ -1,30 +1,15 @@
-/* rcu.h - RCU: what both flavours share, and the 2007 -rt one (rcupreempt).
+/* rcu.h - RCU: what both flavours share.
  *
- * A flavour is a table of operations (struct rcu_flavour_ops): rcupreempt,
- * here in rcu.c, is the default; Tree RCU ([rcu] flavour=tree) is tree.c.
- * What is the same for both lives here: callbacks and their invocation,
- * memory waiting on RCU and out-of-memory, the latency statistics, the
- * read-side bookkeeping the safety oracle and the outputs see.
- *
- * rcupreempt:
- *
- * Readers: the outermost rcu_read_lock() increments this CPU's
- * flipctr[completed & 1] and remembers the index; the outermost
- * rcu_read_unlock() decrements flipctr[idx] of whatever CPU it runs on then
- * (one CPU's counter may go negative; only the sum matters).
- *
- * Grace periods: a state machine advanced from each CPU's scheduling-clock
- * tick -- idle (flip: completed++ when this CPU has callbacks) -> waitack
- * (every CPU acknowledged the flip at one of its ticks) -> waitzero (the
- * old counters sum to zero: a preempted reader holds the machine here) ->
- * waitmb (every CPU did its memory barrier at a tick) -> idle.
- *
- * Callbacks: per CPU next -> wait[0] -> wait[1] -> done (GP_STAGES = 2),
- * advanced at the CPU's tick when it sees `completed` changed; done
- * callbacks are invoked by the CPU's callback thread (rcu_cb/N, the -rt
- * sirq-rcu thread) at the scenario's priority, each costing [costs]
- * callback.  Memory waiting on RCU is the bytes of callbacks registered and
- * not yet invoked; crossing [rcu] memory_limit is an out-of-memory event.
+ * A flavour is a table of operations (struct rcu_flavour_ops), as the
+ * kernel's sched_class: the 2007 -rt kernel's counter-flip rcupreempt
+ * (rcupreempt.c, the default) and mainline's preemptible Tree RCU
+ * ([rcu] flavour=tree, tree.c) read alike behind it.  What is the same for
+ * both lives here (rcu.c): callbacks and their invocation, memory waiting
+ * on RCU and out-of-memory, the latency statistics, the read-side
+ * bookkeeping the safety oracle and the outputs see.  (rcupreempt's own
+ * state -- its per-CPU lists and flip counters, the state machine -- is
+ * still in struct rcu below, where it began; Tree RCU's has its own
+ * struct rcu_tree.)
  */
 #ifndef RCUBOOST_RCU_H
 #define RCUBOOST_RCU_H
@@ -204,6 +189,8 @@ void rcu_reader_end(struct sim *sim, struct task *t);
 void rcu_reader_done(struct sim *sim, struct task *t);
 /* Invoke callback @cb (the safety oracle checks it first) and recycle it. */
 void rcu_invoke(struct sim *sim, struct rcu_callback *cb);
+/* Free a list of callbacks (at the end of a run). */
+void rcu_free_callbacks(struct rcu_callback *cb);
 /* A grace period of @len ns ended (gp_latency, failures over the threshold). */
 void rcu_gp_ended(struct sim *sim, int64_t len);
 /* What a flavour adds to the report's shared keys. */
