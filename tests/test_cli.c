@@ -201,6 +201,17 @@ START_TEST(check_over_seeds_names_the_failing_seed)
         ck_assert_msg(strstr(r.out, "ok   lucky booster: oom_rate = 0 (actual 0 of 4 runs;") != NULL, "%s", r.out);
         ck_assert_msg(strstr(r.out, "check: 2 passed, 3 failed") != NULL, "%s", r.out);
         result_clear(&r);
+        /* the pairs run in parallel; the report keeps its order */
+        {
+                g_autofree char *quiet = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "scenarios", "quiet.scn", NULL);
+                struct result one = run_cli("check", "-j", "1", "--seeds", "2", path, quiet, NULL);
+                struct result three = run_cli("check", "-j", "3", "--seeds", "2", path, quiet, NULL);
+
+                ck_assert_str_eq(one.out, three.out);
+                ck_assert_int_eq(one.status, three.status);
+                result_clear(&one);
+                result_clear(&three);
+        }
         /* --seeds 2: the first two seeds; rates written for four are not judged on two */
         r = run_cli("check", "--seeds", "2", path, NULL);
         ck_assert_int_eq(r.status, 1);

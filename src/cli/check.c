@@ -19,45 +19,94 @@ struct check_run {
         int failed;
         int skipped;
         int max_seeds;          /* --seeds: at most this many of a file's seeds (0: all) */
-        GString *tap_lines;
 };
 
-static void check_result(struct check_run *cr, gboolean ok, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* One line of the report, kept until its turn to be printed: the runs go
+ * in parallel, the lines come out in the order of the files, policies and
+ * [expect] lines, numbered as they are printed. */
+struct check_entry {
+        enum { CHECK_PASS, CHECK_FAIL, CHECK_SKIP } kind;
+        char *msg;
+        char *why;              /* CHECK_SKIP */
+};
 
-static void check_result(struct check_run *cr, gboolean ok, const char *fmt, ...)
+/* A scenario under one policy: a job for the pool, and its lines. */
+struct check_job {
+        const struct check_run *cr;
+        const struct scenario *sc;
+        const char *policy;     /* NULL: only the lines it was made with */
+        GArray *entries;        /* struct check_entry */
+};
+
+static void check_add(struct check_job *job, int kind, char *why, const char *fmt, va_list ap) G_GNUC_PRINTF(4, 0);
+
+static void check_add(struct check_job *job, int kind, char *why, const char *fmt, va_list ap)
+{
+        struct check_entry e = { .kind = kind, .msg = g_strdup_vprintf(fmt, ap), .why = why };
+
+        g_array_append_val(job->entries, e);
+}
+
+static void check_result(struct check_job *job, gboolean ok, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static void check_result(struct check_job *job, gboolean ok, const char *fmt, ...)
 {
         va_list ap;
-        g_autofree char *msg = NULL;
 
         va_start(ap, fmt);
-        msg = g_strdup_vprintf(fmt, ap);
+        check_add(job, ok ? CHECK_PASS : CHECK_FAIL, NULL, fmt, ap);
         va_end(ap);
-        if (ok)
-                cr->passed++;
-        else
-                cr->failed++;
-        if (cr->tap)
-                printf("%s %d - %s\n", ok ? "ok" : "not ok", cr->passed + cr->failed + cr->skipped, msg);
-        else if (!ok || !cr->quiet)
-                printf("%s %s\n", ok ? "ok  " : "FAIL", msg);
 }
 
 /* A line not tested this time, with why. */
-static void check_skip(struct check_run *cr, const char *why, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+static void check_skip(struct check_job *job, const char *why, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
-static void check_skip(struct check_run *cr, const char *why, const char *fmt, ...)
+static void check_skip(struct check_job *job, const char *why, const char *fmt, ...)
 {
         va_list ap;
-        g_autofree char *msg = NULL;
 
         va_start(ap, fmt);
-        msg = g_strdup_vprintf(fmt, ap);
+        check_add(job, CHECK_SKIP, g_strdup(why), fmt, ap);
         va_end(ap);
-        cr->skipped++;
-        if (cr->tap)
-                printf("ok %d - %s # SKIP %s\n", cr->passed + cr->failed + cr->skipped, msg, why);
-        else if (!cr->quiet)
-                printf("skip %s (%s)\n", msg, why);
+}
+
+/* Print @job's lines, numbered on from @cr's count. */
+static void check_emit(struct check_run *cr, struct check_job *job)
+{
+        for (guint i = 0; i < job->entries->len; i++) {
+                struct check_entry *e = &g_array_index(job->entries, struct check_entry, i);
+                int n;
+
+                if (e->kind == CHECK_PASS)
+                        cr->passed++;
+                else if (e->kind == CHECK_FAIL)
+                        cr->failed++;
+                else
+                        cr->skipped++;
+                n = cr->passed + cr->failed + cr->skipped;
+                if (cr->tap && e->kind == CHECK_SKIP)
+                        printf("ok %d - %s # SKIP %s\n", n, e->msg, e->why);
+                else if (cr->tap)
+                        printf("%s %d - %s\n", e->kind == CHECK_PASS ? "ok" : "not ok", n, e->msg);
+                else if (e->kind == CHECK_SKIP && !cr->quiet)
+                        printf("skip %s (%s)\n", e->msg, e->why);
+                else if (e->kind == CHECK_FAIL || (e->kind == CHECK_PASS && !cr->quiet))
+                        printf("%s %s\n", e->kind == CHECK_PASS ? "ok  " : "FAIL", e->msg);
+                g_free(e->msg);
+                g_free(e->why);
+        }
+        g_array_free(job->entries, TRUE);
+}
+
+static struct check_job *check_job_new(const struct check_run *cr, const struct scenario *sc, const char *policy)
+{
+        struct check_job *job = g_new0(struct check_job, 1);
+
+        job->cr = cr;
+        job->sc = sc;
+        job->policy = policy;
+        job->entries = g_array_new(FALSE, FALSE, sizeof(struct check_entry));
+        return job;
 }
 
 static char *format_metric(const char *key, double v)
@@ -103,9 +152,12 @@ static char *seed_note(int nseeds, uint64_t seed)
         return nseeds > 1 ? g_strdup_printf(" in seed %" G_GUINT64_FORMAT, seed) : g_strdup("");
 }
 
-/* Run @policy over the scenario's [expect] seeds and test its lines. */
-static void check_policy(struct check_run *cr, const struct scenario *sc, const char *policy)
+/* Run the job's policy over the scenario's [expect] seeds and test its lines. */
+static void check_policy(struct check_job *job)
 {
+        const struct check_run *cr = job->cr;
+        const struct scenario *sc = job->sc;
+        const char *policy = job->policy;
         int n = cr->max_seeds ? MIN(sc->expect_seeds, cr->max_seeds) : sc->expect_seeds, runs = 0;
         int counts[VERDICT_OUTCOMES] = { 0 };
         g_autofree struct held *held = g_new0(struct held, sc->expectations->len);
@@ -126,7 +178,7 @@ static void check_policy(struct check_run *cr, const struct scenario *sc, const 
                 bool outcome[VERDICT_OUTCOMES];
 
                 if (!sim) {
-                        check_result(cr, FALSE, "%s: %s%s: the run could not start: %s", sc->path, policy, in_seed,
+                        check_result(job, FALSE, "%s: %s%s: the run could not start: %s", sc->path, policy, in_seed,
                                      e->message);
                         g_error_free(e);
                         for (guint k = 0; k < sc->expectations->len; k++) {
@@ -137,7 +189,7 @@ static void check_policy(struct check_run *cr, const struct scenario *sc, const 
                 }
                 sim_run(sim);
                 if (!sim_finish(sim, &e)) {
-                        check_result(cr, FALSE, "%s: %s%s: the run failed: %s", sc->path, policy, in_seed, e->message);
+                        check_result(job, FALSE, "%s: %s%s: the run failed: %s", sc->path, policy, in_seed, e->message);
                         g_clear_error(&e);
                         continue;
                 }
@@ -190,7 +242,7 @@ static void check_policy(struct check_run *cr, const struct scenario *sc, const 
                 struct held *h = &held[k];
 
                 for (guint f = 0; f < h->failures->len; f++)
-                        check_result(cr, FALSE, "%s", (char *)h->failures->pdata[f]);
+                        check_result(job, FALSE, "%s", (char *)h->failures->pdata[f]);
                 if (!expect_applies_to(x, policy, sc) || h->failures->len) {
                         g_ptr_array_unref(h->failures);
                         g_free(h->key);
@@ -201,7 +253,7 @@ static void check_policy(struct check_run *cr, const struct scenario *sc, const 
                         g_autofree char *why = g_strdup_printf("--seeds %d: a rate over %d of the %d seeds it is "
                                                                "written for", n, n, sc->expect_seeds);
 
-                        check_skip(cr, why, "%s %s: %s %s %s", sc->name, policy, x->metric, expect_op_name(x->op),
+                        check_skip(job, why, "%s %s: %s %s %s", sc->name, policy, x->metric, expect_op_name(x->op),
                                    x->value_text);
                         continue;
                 }
@@ -212,7 +264,7 @@ static void check_policy(struct check_run *cr, const struct scenario *sc, const 
 
                         if (runs)
                                 verdict_wilson(hits, runs, &lo, &hi);
-                        check_result(cr, ok, "%s %s: %s %s %s (actual %d of %d run%s; 95%% Wilson interval "
+                        check_result(job, ok, "%s %s: %s %s %s (actual %d of %d run%s; 95%% Wilson interval "
                                      "%.0f-%.0f%%)%s%s", sc->name, policy, x->metric, expect_op_name(x->op),
                                      x->value_text, hits, runs, runs == 1 ? "" : "s", 100 * lo, 100 * hi,
                                      ok ? "" : " at ", ok ? "" : x->where);
@@ -228,25 +280,36 @@ static void check_policy(struct check_run *cr, const struct scenario *sc, const 
                                       : g_strdup_printf(x->op == EXPECT_EQ || x->op == EXPECT_NE ? " in all %d runs"
                                                                                                 : ", the closest of %d runs", n);
 
-                check_result(cr, TRUE, "%s %s: %s %s %s (actual %s%s%s)", sc->name, policy, h->key,
+                check_result(job, TRUE, "%s %s: %s %s %s (actual %s%s%s)", sc->name, policy, h->key,
                              expect_op_name(x->op), x->value_text, h->worst_at_least ? ">= " : "", shown, of);
                 g_free(h->key);
         }
 }
 
-/* Run @path under every policy its [expect] lines name; FALSE on a load error. */
-static gboolean check_file(struct check_run *cr, const char *path)
+static void check_job_run(gpointer data, gpointer user)
+{
+        (void)user;
+        check_policy(data);
+}
+
+/* Add a job to @jobs for each policy @path's [expect] lines name (@scenarios
+ * keeps the scenario); FALSE on a load error. */
+static gboolean check_file(const struct check_run *cr, const char *path, GPtrArray *jobs, GPtrArray *scenarios)
 {
         GError *e = NULL;
-        g_autoptr(RcbScenario) sc = scenario_load(path, NULL, &e);
+        struct scenario *sc = scenario_load(path, NULL, &e);
 
         if (!sc) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
                 return FALSE;
         }
+        g_ptr_array_add(scenarios, sc);
         if (sc->expectations->len == 0) {
-                check_result(cr, FALSE, "%s: no [expect] section, nothing to check", path);
+                struct check_job *job = check_job_new(cr, sc, NULL);
+
+                check_result(job, FALSE, "%s: no [expect] section, nothing to check", path);
+                g_ptr_array_add(jobs, job);
                 return TRUE;
         }
         /* Every policy it will run must be able to run it, before any does. */
@@ -259,7 +322,7 @@ static gboolean check_file(struct check_run *cr, const char *path)
         }
         for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
                 if (wanted(sc, (*p)->name))
-                        check_policy(cr, sc, (*p)->name);
+                        g_ptr_array_add(jobs, check_job_new(cr, sc, (*p)->name));
         return TRUE;
 }
 
@@ -273,6 +336,9 @@ int cli_check(int argc, char **argv)
         gboolean tap = FALSE;
         g_autofree char *out = NULL;
         struct check_run cr = { 0 };
+        gint nthreads = (gint)MIN(g_get_num_processors(), 64);
+        g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GPtrArray) scenarios = g_ptr_array_new_with_free_func((GDestroyNotify)scenario_free);
         const GOptionEntry entries[] = {
                 { "tap", 0, 0, G_OPTION_ARG_NONE, &tap, "Print TAP (Test Anything Protocol)", NULL },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &cr.quiet, "Print only failures and the count", NULL },
@@ -281,6 +347,8 @@ int cli_check(int argc, char **argv)
                   "seeds are skipped)", "N" },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
                   "Also write each run's outputs to DIR/SCENARIO/POLICY (/seed-S with seeds=N)", "DIR" },
+                { "jobs", 'j', 0, G_OPTION_ARG_INT, &nthreads,
+                  "Scenario-policy pairs run in parallel (default: one per CPU; the report's order is fixed)", "J" },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("FILE|DIR... - run scenarios and test their [expect] lines");
@@ -301,6 +369,8 @@ int cli_check(int argc, char **argv)
                 return cli_usage_error(ctx, "check: which scenario files or directories?");
         if (cr.max_seeds < 0)
                 return cli_usage_error(ctx, "--seeds: expected a whole number of runs, at least 1");
+        if (nthreads < 1 || nthreads > 1024)
+                return cli_usage_error(ctx, "--jobs: expected 1 to 1024");
         cr.tap = tap;
         cr.out = out;
         if (tap)
@@ -325,12 +395,21 @@ int cli_check(int argc, char **argv)
                         }
                         g_ptr_array_sort(files, compare_paths);
                         for (guint k = 0; k < files->len; k++)
-                                if (!check_file(&cr, g_ptr_array_index(files, k)))
+                                if (!check_file(&cr, g_ptr_array_index(files, k), jobs, scenarios))
                                         status = EXIT_USAGE;
-                } else if (!check_file(&cr, argv[i])) {
+                } else if (!check_file(&cr, argv[i], jobs, scenarios)) {
                         status = EXIT_USAGE;
                 }
         }
+        /* Each run has its own struct sim: the pairs run side by side. */
+        GThreadPool *pool = g_thread_pool_new(check_job_run, NULL, nthreads, TRUE, NULL);
+
+        for (guint j = 0; j < jobs->len; j++)
+                if (((struct check_job *)jobs->pdata[j])->policy)
+                        g_thread_pool_push(pool, jobs->pdata[j], NULL);
+        g_thread_pool_free(pool, FALSE, TRUE);
+        for (guint j = 0; j < jobs->len; j++)
+                check_emit(&cr, jobs->pdata[j]);
         if (tap)
                 printf("1..%d\n", cr.passed + cr.failed + cr.skipped);
         if (cr.skipped)
