@@ -348,7 +348,7 @@ int cli_check(int argc, char **argv)
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
                   "Also write each run's outputs to DIR/SCENARIO/POLICY (/seed-S with seeds=N)", "DIR" },
                 { "jobs", 'j', 0, G_OPTION_ARG_INT, &nthreads,
-                  "Scenario-policy pairs run in parallel (default: one per CPU; the report's order is fixed)", "J" },
+                  "Scenario-policy pairs run in parallel, the report in a fixed order (default: one per CPU)", "J" },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("FILE|DIR... - run scenarios and test their [expect] lines");
