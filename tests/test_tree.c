@@ -240,6 +240,39 @@ START_TEST(rcu_boost_refuses_the_rcupreempt_flavour)
 }
 END_TEST
 
+/* __call_rcu_core(): a CPU whose callbacks grow by qhimark since its last
+ * check forces a quiescent-state scan at once rather than wait for the FQS
+ * timer.  A preempted reader holds the grace period for 100 ms while a
+ * callback is queued every microsecond: with qhimark=50 the scans come with
+ * the callbacks (every other check: once per scan), several times as often
+ * as the FQS timer's (about 110 here); qhimark=0 (rcuboost's "never") has
+ * the timer's alone. */
+#define QHIMARK_SCN(q) "[scenario]\ncpus=2\nduration=150ms\n" ZERO_COSTS \
+        "[rcu]\nflavour=tree\nkthread_prio=50\nqhimark=" q "\n" \
+        "[task:reader]\nsched=normal:0\naffinity=0\nprogram=rcu_read_lock; compute 100ms; rcu_read_unlock; sleep 1s\n" \
+        "[task:hog]\nsched=fifo:10\naffinity=0\nstart=10ms\nprogram=compute 100ms\n" \
+        "[task:updater]\nsched=fifo:20\naffinity=1\nstart=20ms\nstop=110ms\nprogram=loop { compute 1us; call_rcu 64B }\n"
+
+START_TEST(callback_overload_forces_a_quiescent_state_scan)
+{
+        struct scenario *sc_off, *sc_on;
+        struct sim *off = sim_from_text(QHIMARK_SCN("0"), "none", &sc_off);
+        struct sim *on = sim_from_text(QHIMARK_SCN("50"), "none", &sc_on);
+        double scans_off, scans_on;
+
+        sim_run(off);
+        sim_run(on);
+        scans_off = summary_value(off, "rcu.tree.fqs_scans");
+        scans_on = summary_value(on, "rcu.tree.fqs_scans");
+        ck_assert_msg(scans_off < 200, "timer only: %g scans", scans_off);
+        ck_assert_msg(scans_on > 5 * scans_off, "qhimark=50: %g scans against %g", scans_on, scans_off);
+        sim_free(off);
+        sim_free(on);
+        scenario_free(sc_off);
+        scenario_free(sc_on);
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("tree");
@@ -253,6 +286,7 @@ int main(void)
         tcase_add_test(tc, the_tree_has_leaves_of_fanout_leaf_cpus_spread_evenly);
         tcase_add_test(tc, without_readers_a_grace_period_takes_one_to_three_jiffies);
         tcase_add_test(tc, rcu_boost_refuses_the_rcupreempt_flavour);
+        tcase_add_test(tc, callback_overload_forces_a_quiescent_state_scan);
         suite_add_tcase(s, tc);
         return run_suite(s);
 }

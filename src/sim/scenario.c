@@ -223,6 +223,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "rcu", "fanout_leaf", "16", "flavour=tree: CPUs per leaf rcu_node (CONFIG_RCU_FANOUT_LEAF, 2..64)" },
         { "rcu", "kthread_prio", "kernel's", "flavour=tree: SCHED_FIFO priority of rcu_preempt, rcuc/N and rcub/N, 0 = SCHED_NORMAL (rcutree.kthread_prio: 1 with CONFIG_RCU_BOOST, i.e. under rcu-boost, else 0)" },
         { "rcu", "qovld", "20000", "flavour=tree: callbacks on one CPU that mark it overloaded: FQS every third of the interval, boosting without boost_delay (rcutree.qovld)" },
+        { "rcu", "qhimark", "10000", "flavour=tree: callbacks one CPU queues past its last check that make call_rcu() force a quiescent-state scan (rcutree.qhimark; 0: never)" },
         { "rcu", "jiffies_till_first_fqs", "3 + cpus/256", "flavour=tree: jiffies from grace-period start to the first FQS scan (rcutree.jiffies_till_first_fqs; default as rcu_init_geometry() for HZ > 500)" },
         { "rcu", "jiffies_till_next_fqs", "3 + cpus/256", "flavour=tree: jiffies between later FQS scans (rcutree.jiffies_till_next_fqs)" },
         { "costs", "context_switch", "1us", "switching from one task to another" },
@@ -273,7 +274,7 @@ static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_peri
                                           "load_balance", "softirq_threads", "timer_softirq_thread", "sched_latency",
                                           "min_granularity", "wakeup_granularity", NULL };
 static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", "stall_threshold",
-                                        "flavour", "fanout_leaf", "kthread_prio", "qovld",
+                                        "flavour", "fanout_leaf", "kthread_prio", "qovld", "qhimark",
                                         "jiffies_till_first_fqs", "jiffies_till_next_fqs", NULL };
 static const char *const output_keys[] = { "memory_sample", "max_events", "max_memory", "timeline_start",
                                            "timeline_length", "rt_histogram", "level", NULL };
@@ -416,6 +417,7 @@ static gboolean load_rcu_section(struct scenario *sc, GError **error)
         if (!get_int(sc, g, "fanout_leaf", 2, RCU_FANOUT, &leaf, error) ||
             !get_int(sc, g, "kthread_prio", 0, 99, &prio, error) ||
             !get_int(sc, g, "qovld", 1, INT64_MAX, &sc->qovld, error) ||
+            !get_int(sc, g, "qhimark", 0, INT64_MAX, &sc->qhimark, error) ||
             !get_int(sc, g, "jiffies_till_first_fqs", 0, 100000, &sc->jiffies_till_first_fqs, error) ||
             !get_int(sc, g, "jiffies_till_next_fqs", 1, 100000, &sc->jiffies_till_next_fqs, error))
                 return FALSE;
@@ -798,6 +800,7 @@ static struct scenario *scenario_alloc(const char *path)
         sc->fanout_leaf = RCU_FANOUT_LEAF;
         sc->kthread_prio = -1;
         sc->qovld = 2 * 10000;          /* DEFAULT_RCU_QOVLD_MULT * DEFAULT_RCU_QHIMARK */
+        sc->qhimark = 10000;            /* DEFAULT_RCU_QHIMARK */
         sc->jiffies_till_first_fqs = -1;
         sc->jiffies_till_next_fqs = -1;
         sc->softirq_threads = TRUE;

@@ -102,6 +102,7 @@ struct scenario {
         int fanout_leaf;                /* flavour=tree: CONFIG_RCU_FANOUT_LEAF */
         int kthread_prio;               /* flavour=tree: rcutree.kthread_prio; -1: the kernel's default */
         int64_t qovld;                  /* flavour=tree: rcutree.qovld */
+        int64_t qhimark;                /* flavour=tree: rcutree.qhimark (0: never force) */
         int64_t jiffies_till_first_fqs; /* flavour=tree; -1: as rcu_init_geometry() computes it */
         int64_t jiffies_till_next_fqs;
 

@@ -61,6 +61,8 @@ struct rcu_data {
         bool has_work;                  /* rcu_cpu_has_work */
         int spincnt;
         struct task *rcuc;
+        int64_t qlen_last_fqs_check;    /* callbacks at the last qhimark check */
+        int64_t n_force_qs_snap;        /* rcu_state.n_force_qs then */
 };
 
 struct rcu_tree {
@@ -437,6 +439,19 @@ static void rcu_core(struct sim *sim, struct rcu_data *rdp, struct task *self)
         rdp->batch = extract_done(&rdp->cblist);
 }
 
+/* The end of rcu_do_batch(): the qhimark check counts on from what is left. */
+static void batch_done(struct sim *sim, struct rcu_data *rdp)
+{
+        int64_t count = rdp->cblist.len;
+
+        if (count == 0 && rdp->qlen_last_fqs_check != 0) {
+                rdp->qlen_last_fqs_check = 0;
+                rdp->n_force_qs_snap = sim->rcu.tree->n_force_qs;
+        } else if (count < rdp->qlen_last_fqs_check - sim->sc->qhimark) {
+                rdp->qlen_last_fqs_check = count;
+        }
+}
+
 /* rcu_cpu_kthread(): rcu_core() while there is work, ten rounds at most,
  * then schedule_timeout_idle(2); callbacks one at a time with
  * cond_resched() between (rcu_do_batch() outside softirq). */
@@ -448,6 +463,8 @@ static struct step rcuc_step(struct sim *sim, struct task *t)
         if (rdp->inflight) {
                 rcu_invoke(sim, rdp->inflight);
                 rdp->inflight = NULL;
+                if (!rdp->batch)
+                        batch_done(sim, rdp);
                 if (sched_need_resched(&sim->cpus[t->cpu]))
                         return (struct step){ STEP_COMPUTE, 0 };
         }
@@ -729,6 +746,38 @@ static void read_unlock_tree(struct sim *sim, struct task *t)
         rcu_reader_done(sim, t);
 }
 
+/* rcu_force_quiescent_state(): ask the grace-period kthread for an FQS scan now. */
+static void rcu_force_quiescent_state(struct sim *sim)
+{
+        struct rcu_tree *rt = sim->rcu.tree;
+
+        if (rt->gp_flags & RCU_GP_FLAG_FQS)
+                return;
+        rt->gp_flags |= RCU_GP_FLAG_FQS;
+        gp_kthread_wake(sim);
+}
+
+/* __call_rcu_core(): a CPU whose callbacks grew by qhimark since its last
+ * check does not wait for the FQS timer: with no grace period in progress
+ * it asks for one, else it forces a quiescent-state scan -- once per scan
+ * (n_force_qs_snap), and not for its first pending callback. */
+static void call_rcu_core(struct sim *sim, struct rcu_data *rdp, const struct rcu_callback *cb)
+{
+        struct rcu_tree *rt = sim->rcu.tree;
+
+        if (note_gp_changes(rt, rdp, sim->now))
+                gp_kthread_wake(sim);
+        if (!rcu_gp_in_progress(rt)) {
+                if (rcu_accelerate_cbs(rt, rdp, sim->now))      /* rcu_accelerate_cbs_unlocked() */
+                        gp_kthread_wake(sim);
+                return;
+        }
+        if (rt->n_force_qs == rdp->n_force_qs_snap && *rdp->cblist.tails[RCU_DONE_TAIL] != cb)
+                rcu_force_quiescent_state(sim);
+        rdp->n_force_qs_snap = rt->n_force_qs;
+        rdp->qlen_last_fqs_check = rdp->cblist.len;
+}
+
 /* __call_rcu_common(): onto RCU_NEXT_TAIL; the tick's rcu_pending() sees it. */
 static void enqueue_tree(struct sim *sim, struct task *t, struct rcu_callback *cb)
 {
@@ -737,6 +786,8 @@ static void enqueue_tree(struct sim *sim, struct task *t, struct rcu_callback *c
         segcblist_enqueue(&rdp->cblist, cb);
         if ((rdp->cblist.len >= sim->sc->qovld) != !!(rdp->mynode->cbovldmask & rdp->grpmask))
                 check_cb_ovld(sim, rdp);
+        if (sim->sc->qhimark && rdp->cblist.len > rdp->qlen_last_fqs_check + sim->sc->qhimark)
+                call_rcu_core(sim, rdp, cb);
 }
 
 /* rcu_sched_clock_irq() */
