@@ -14,6 +14,7 @@
 #include "sim/scenario.h"
 #include "sim/sim.h"
 #include "sim/eventq.h"
+#include "sim/kernel.h"
 #include "sim/units.h"
 
 #ifndef RCUBOOST_VERSION
@@ -154,8 +155,9 @@ static int cmd_run(int argc, char **argv)
 
         if (verbose && !quiet) {
                 printf("scenario %s (%s): %s\n", sc->name, sc->path, sc->description ? sc->description : "");
-                printf("  %d CPUs at %d Hz, %.3g s, %u task sections, policy %s, seed %" G_GUINT64_FORMAT "\n",
-                       sc->ncpus, sc->tick_hz, sc->duration_ns / 1e9, sc->tasks->len, opts.policy,
+                printf("  %d CPUs at %d Hz (kernel %s), %.3g s, %u task sections, policy %s, seed %" G_GUINT64_FORMAT
+                       "\n", sc->ncpus, sim_kernel(sim)->tick_hz, sim_kernel(sim)->generation, sc->duration_ns / 1e9,
+                       sc->tasks->len, opts.policy,
                        opts.seed_set ? opts.seed : sc->seed);
         }
         if (!quiet && isatty(STDERR_FILENO))
@@ -303,10 +305,18 @@ static int cmd_validate(int argc, char **argv)
                 for (guint k = 0; k < sc->tasks->len; k++)
                         ntasks += ((struct task_spec *)g_ptr_array_index(sc->tasks, k))->count;
                 g_autofree char *dur = g_strdup_printf("%.3g s", sc->duration_ns / 1e9);
+                struct kernel_env env;
 
+                if (!sim_kernel_env(sc, sc->policy, &env, &e)) {
+                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_clear_error(&e);
+                        status = EXIT_USAGE;
+                        continue;
+                }
                 if (!quiet)
-                        printf("%s: ok: %d CPU%s at %d Hz, %s, %d task%s, %u mutex%s, %u timed event%s, "
-                               "policy %s\n", argv[i], sc->ncpus, sc->ncpus > 1 ? "s" : "", sc->tick_hz, dur,
+                        printf("%s: ok: %d CPU%s at %d Hz (kernel %s), %s, %d task%s, %u mutex%s, %u timed event%s, "
+                               "policy %s\n", argv[i], sc->ncpus, sc->ncpus > 1 ? "s" : "", env.tick_hz,
+                               env.generation, dur,
                                ntasks, ntasks == 1 ? "" : "s", sc->mutexes->len,
                                sc->mutexes->len == 1 ? "" : "es", sc->events->len,
                                sc->events->len == 1 ? "" : "s", sc->policy);

@@ -14,6 +14,7 @@
 #include "costs.h"
 #include "cpupri.h"
 #include "eventq.h"
+#include "kernel.h"
 #include "mutex.h"
 #include "oracle.h"
 #include "output.h"
@@ -39,6 +40,8 @@ struct sim {
         sim_time_ns now;
         sim_time_ns end_ns;
         sim_time_ns tick_ns;
+        struct kernel_env env;          /* the kernel generation, resolved (kernel.h) */
+        sim_time_ns nohz_next_balance_ns; /* nohz.next_balance: tickless CPUs' first due balance */
         uint64_t seed;
 
         int ncpus;

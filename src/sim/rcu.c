@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "kernel.h"
 #include "rcupreempt.h"
 #include "tree.h"
 
@@ -26,7 +27,11 @@ const struct rcu_flavour_ops *rcu_flavour_for(const struct scenario *sc, const s
 
 const char *rcu_flavour_name(const struct scenario *sc, const struct boost_policy_ops *policy)
 {
-        return sc->rcu_flavour ? sc->rcu_flavour : policy->rcu_flavour ? policy->rcu_flavour : "rcupreempt";
+        if (sc->rcu_flavour)
+                return sc->rcu_flavour;
+        if (policy->rcu_flavour)
+                return policy->rcu_flavour;
+        return kernel_default_flavour(sc) ? kernel_default_flavour(sc) : "rcupreempt";
 }
 
 void rcu_init(struct sim *sim, const struct rcu_flavour_ops *flavour)
@@ -274,9 +279,25 @@ void rcu_gp_ended(struct sim *sim, int64_t len)
 void rcu_tick(struct sim *sim, int cpu)
 {
         sim->rcu.flavour->tick(sim, cpu);
-        /* the stall warning's look, as the kernel's from the scheduling-clock tick */
-        if (cpu == 0 && !sim->stall)
+        /* the stall warning's look, as the kernel's from the scheduling-clock
+         * tick: CPU 0's, or any CPU's while CPU 0's tick is stopped */
+        if ((cpu == 0 || sim->cpus[0].tick_stopped) && !sim->stall)
                 stall_check(sim);
+}
+
+void rcu_eqs_enter(struct sim *sim, int cpu)
+{
+        sim->rcu.flavour->eqs_enter(sim, cpu);
+}
+
+void rcu_eqs_exit(struct sim *sim, int cpu)
+{
+        sim->rcu.flavour->eqs_exit(sim, cpu);
+}
+
+bool rcu_needs_cpu(const struct sim *sim, int cpu)
+{
+        return sim->rcu.flavour->needs_cpu(sim, cpu);
 }
 
 void rcu_count_overdue_one(const struct sim *sim, const struct rcu_callback *cb, struct rcu_report_state *st)

@@ -81,6 +81,12 @@ struct rcu_flavour_ops {
         /* Queue a new callback of @t (call_rcu(), synchronize_rcu()). */
         void (*enqueue)(struct sim *sim, struct task *t, struct rcu_callback *cb);
         void (*tick)(struct sim *sim, int cpu);
+        /* [scenario] nohz_idle: @cpu enters / leaves the idle loop's extended
+         * quiescent state; does it need its tick (callbacks queued)?  NULL:
+         * the flavour has no tickless idle (nohz_idle is refused). */
+        void (*eqs_enter)(struct sim *sim, int cpu);
+        void (*eqs_exit)(struct sim *sim, int cpu);
+        bool (*needs_cpu)(const struct sim *sim, int cpu);
         /* Does reader @r hold up the grace period @waiter waits for? */
         bool (*holds_up)(const struct sim *sim, const struct task *r, const struct task *waiter);
         /* Its counters in summary.json (under rcu.) beside the shared ones. */
@@ -171,6 +177,11 @@ void rcu_synchronize(struct sim *sim, struct task *t);
  * or a flip starts. */
 void rcu_check_deadlock(struct sim *sim);
 void rcu_tick(struct sim *sim, int cpu);
+/* Tickless idle ([scenario] nohz_idle): ct_idle_enter()/ct_idle_exit(), and
+ * rcu_needs_cpu() -- whether @cpu's tick may stop. */
+void rcu_eqs_enter(struct sim *sim, int cpu);
+void rcu_eqs_exit(struct sim *sim, int cpu);
+bool rcu_needs_cpu(const struct sim *sim, int cpu);
 /* Scheduler path: @t left its CPU inside a critical section. */
 void rcu_note_switch_out(struct sim *sim, struct task *t, enum rcu_block_reason why);
 /* Scheduler path: a context switch on @cpu (any task, or idle). */

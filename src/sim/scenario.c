@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "expect.h"
+#include "kernel.h"
 #include "tree.h"
 #include "../policies/policy.h"
 
@@ -200,18 +201,21 @@ static gboolean get_sched(struct scenario *sc, const char *group, const char *ke
 const struct scenario_key_doc scenario_key_docs[] = {
         { "scenario", "description", "", "one line shown by tools" },
         { "scenario", "cpus", "1", "number of CPUs (1..1024)" },
-        { "scenario", "tick_hz", "1000", "scheduling-clock ticks per second on each CPU" },
+        { "scenario", "kernel", "the flavour's", "kernel generation whose environment the run models: 2.6.22-rt (the article's; flavour=rcupreempt's default) or 6.1-rt (Debian 12's rt kernel; flavour=tree's default); the keys marked 'kernel's' take their defaults from it" },
+        { "scenario", "tick_hz", "kernel's", "scheduling-clock ticks per second on each CPU (CONFIG_HZ: 1000 on 2.6.22-rt, 250 on 6.1-rt)" },
+        { "scenario", "nohz_idle", "kernel's", "an idle CPU without RCU callbacks stops its tick and is in an extended quiescent state found by the FQS scan (CONFIG_NO_HZ_IDLE; flavour=tree only; false on 2.6.22-rt, true on 6.1-rt)" },
         { "scenario", "duration", "10s", "simulated time to run" },
         { "scenario", "seed", "1", "random seed (run --seed overrides)" },
         { "scenario", "policy", "none", "boosting policy when --policy is not given" },
         { "scenario", "skew_tick", "false", "offset each CPU's tick by cpu * half a tick / cpus (the kernel's skew_tick=1)" },
         { "sched", "rr_timeslice", "100ms", "SCHED_RR time slice" },
-        { "sched", "rt_runtime", "off", "RT throttling: RT time allowed per rt_period on each CPU" },
+        { "sched", "rt_runtime", "kernel's", "RT throttling: RT time allowed per rt_period on each CPU, or off (sched_rt_runtime_us: off on 2.6.22-rt, 950ms on 6.1-rt)" },
         { "sched", "rt_period", "1s", "RT throttling period" },
         { "sched", "load_balance", "true", "periodic load balancing of fair tasks from the tick, capacity reduced by RT time (kernel/sched/fair.c)" },
         { "sched", "rt_runtime_share", "false", "a throttled CPU borrows unused RT runtime from the others (RT_RUNTIME_SHARE; on by default before Linux 5.10)" },
         { "sched", "softirq_threads", "true", "timer-wheel timeouts (the boosters' sleeps) expire in per-CPU sirq-timer/N threads, as in the -rt kernels" },
-        { "sched", "timer_softirq_thread", "fifo:50", "scheduling of sirq-timer/N (MAX_USER_RT_PRIO/2 in 2.6.2x-rt)" },
+        { "sched", "timer_softirq_thread", "kernel's", "scheduling of the timer softirq's thread: sirq-timer/N at fifo:50 on 2.6.22-rt (MAX_USER_RT_PRIO/2), ktimers/N at fifo:1 on 6.1-rt (sched_set_fifo_low())" },
+        { "sched", "rt_wakeup", "kernel's", "where a waking RT task goes: last-cpu (2.6.22-rt: its last CPU if it would preempt there) or find-lowest (6.1-rt select_task_rq_rt(): away from a pinned or more urgent RT task, to find_lowest_rq()'s CPU)" },
         { "sched", "sched_latency", "6ms", "fair class: period over which runnable tasks share a CPU" },
         { "sched", "min_granularity", "750us", "fair class: shortest slice before a tick may preempt" },
         { "sched", "wakeup_granularity", "1ms", "fair class: vruntime lead a waking task needs to preempt" },
@@ -221,6 +225,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "rcu", "callback_thread", "fifo:50", "flavour=rcupreempt: scheduling of the per-CPU callback threads rcu_cb/N" },
         { "rcu", "flavour", "the policy's", "rcupreempt (2007 -rt, src/sim/rcu.c) or tree (mainline preemptible Tree RCU, src/sim/tree.c); rcu-boost runs only on tree, every other policy defaults to rcupreempt" },
         { "rcu", "fanout_leaf", "16", "flavour=tree: CPUs per leaf rcu_node (CONFIG_RCU_FANOUT_LEAF, 2..64)" },
+        { "rcu", "rcuc_thread", "kernel's", "flavour=tree: scheduling of rcuc/N (rcu_cpu_kthread_setup(): SCHED_FIFO kthread_prio with CONFIG_RCU_BOOST, i.e. under rcu-boost, else SCHED_NORMAL)" },
         { "rcu", "kthread_prio", "kernel's", "flavour=tree: SCHED_FIFO priority of rcu_preempt, rcuc/N and rcub/N, 0 = SCHED_NORMAL (rcutree.kthread_prio: 1 with CONFIG_RCU_BOOST, i.e. under rcu-boost, else 0)" },
         { "rcu", "qovld", "20000", "flavour=tree: callbacks on one CPU that mark it overloaded: FQS every third of the interval, boosting without boost_delay (rcutree.qovld)" },
         { "rcu", "qhimark", "10000", "flavour=tree: callbacks one CPU queues past its last check that make call_rcu() force a quiescent-state scan (rcutree.qhimark; 0: never)" },
@@ -268,13 +273,13 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { NULL, NULL, NULL, NULL },
 };
 
-static const char *const scenario_keys[] = { "description", "cpus", "tick_hz", "duration", "seed",
-                                             "policy", "skew_tick", NULL };
+static const char *const scenario_keys[] = { "description", "cpus", "kernel", "tick_hz", "nohz_idle", "duration",
+                                             "seed", "policy", "skew_tick", NULL };
 static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_period", "rt_runtime_share",
-                                          "load_balance", "softirq_threads", "timer_softirq_thread", "sched_latency",
-                                          "min_granularity", "wakeup_granularity", NULL };
+                                          "load_balance", "softirq_threads", "timer_softirq_thread", "rt_wakeup",
+                                          "sched_latency", "min_granularity", "wakeup_granularity", NULL };
 static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", "stall_threshold",
-                                        "flavour", "fanout_leaf", "kthread_prio", "qovld", "qhimark",
+                                        "flavour", "fanout_leaf", "kthread_prio", "rcuc_thread", "qovld", "qhimark",
                                         "jiffies_till_first_fqs", "jiffies_till_next_fqs", NULL };
 static const char *const output_keys[] = { "memory_sample", "max_events", "max_memory", "timeline_start",
                                            "timeline_length", "rt_histogram", "level", NULL };
@@ -335,10 +340,24 @@ static gboolean load_scenario_section(struct scenario *sc, GError **error)
         if (!get_int(sc, g, "cpus", 1, SIM_MAX_CPUS, &v, error))
                 return FALSE;
         sc->ncpus = (int)v;
+        g_autofree char *kernel = get(sc, g, "kernel");
+        if (kernel) {
+                if (!kernel_generation(kernel))
+                        return invalid(sc, error, g, "kernel", "'%s' is not a kernel generation (expected one of: %s)",
+                                       kernel, kernel_generation_names());
+                sc->kernel = g_steal_pointer(&kernel);
+        }
         v = sc->tick_hz;
         if (!get_int(sc, g, "tick_hz", 1, 100000, &v, error))
                 return FALSE;
         sc->tick_hz = (int)v;
+        if (g_key_file_has_key(sc->kf, g, "nohz_idle", NULL)) {
+                gboolean nohz = FALSE;
+
+                if (!get_bool(sc, g, "nohz_idle", &nohz, error))
+                        return FALSE;
+                sc->nohz_idle = nohz;
+        }
         if (!get_duration(sc, g, "duration", &sc->duration_ns, TRUE, error))
                 return FALSE;
         if (sc->duration_ns > 1000000 * NSEC_PER_SEC)
@@ -377,13 +396,24 @@ static gboolean load_sched_section(struct scenario *sc, GError **error)
             !get_bool(sc, g, "softirq_threads", &sc->softirq_threads, error) ||
             !get_sched(sc, g, "timer_softirq_thread", &sc->timer_softirq_sched, error))
                 return FALSE;
+        sc->timer_softirq_set = g_key_file_has_key(sc->kf, g, "timer_softirq_thread", NULL);
         rt = get(sc, g, "rt_runtime");
-        if (rt && strcmp(rt, "off") != 0) {
-                if (!get_duration(sc, g, "rt_runtime", &sc->rt_runtime_ns, FALSE, error))
+        if (rt) {
+                sc->rt_runtime_set = TRUE;
+                sc->rt_runtime_ns = -1;
+                if (strcmp(rt, "off") != 0 && !get_duration(sc, g, "rt_runtime", &sc->rt_runtime_ns, FALSE, error))
                         return FALSE;
-                if (sc->rt_runtime_ns > sc->rt_period_ns)
-                        return invalid(sc, error, g, "rt_runtime",
-                                       "longer than rt_period (expected off, or at most rt_period)");
+        }
+        if (sc->rt_runtime_set && sc->rt_runtime_ns > sc->rt_period_ns)
+                return invalid(sc, error, g, "rt_runtime", "longer than rt_period (expected off, or at most rt_period)");
+        g_autofree char *wakeup = get(sc, g, "rt_wakeup");
+        if (wakeup) {
+                enum rt_wakeup w;
+
+                if (!rt_wakeup_parse(wakeup, &w))
+                        return invalid(sc, error, g, "rt_wakeup",
+                                       "'%s' is not a wake-up rule (expected last-cpu or find-lowest)", wakeup);
+                sc->rt_wakeup = (int)w;
         }
         return TRUE;
 }
@@ -423,6 +453,12 @@ static gboolean load_rcu_section(struct scenario *sc, GError **error)
                 return FALSE;
         sc->fanout_leaf = (int)leaf;
         sc->kthread_prio = (int)prio;
+        g_autofree char *rcuc = get(sc, g, "rcuc_thread");
+        if (rcuc && strcmp(rcuc, "auto") != 0) {
+                if (!get_sched(sc, g, "rcuc_thread", &sc->rcuc_sched, error))
+                        return FALSE;
+                sc->rcuc_sched_set = TRUE;
+        }
         return get_bool(sc, g, "stop_on_oom", &sc->stop_on_oom, error) &&
                get_sched(sc, g, "callback_thread", &sc->callback_sched, error) &&
                get_duration(sc, g, "stall_threshold", &sc->stall_threshold_ns, TRUE, error);
@@ -785,7 +821,9 @@ static struct scenario *scenario_alloc(const char *path)
                 base[strlen(base) - 4] = '\0';
         sc->name = g_strdup(base);
         sc->ncpus = 1;
-        sc->tick_hz = 1000;
+        sc->tick_hz = 0;                /* these: kernel_env_resolve() */
+        sc->nohz_idle = -1;
+        sc->rt_wakeup = -1;
         sc->duration_ns = 10 * NSEC_PER_SEC;
         sc->seed = 1;
         sc->policy = g_strdup("none");
@@ -832,6 +870,7 @@ void scenario_free(struct scenario *sc)
         g_free(sc->sha256);
         g_strfreev(sc->overrides);
         g_free(sc->description);
+        g_free(sc->kernel);
         g_free(sc->rcu_flavour);
         g_free(sc->policy);
         g_ptr_array_unref(sc->tasks);

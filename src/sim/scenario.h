@@ -76,12 +76,15 @@ struct scenario {
         GStrv overrides;                /* the --set strings applied, in order (never NULL) */
         char *description;
         int ncpus;
-        int tick_hz;
+        char *kernel;                   /* [scenario] kernel, NULL: by the flavour (kernel.h) */
+        int tick_hz;                    /* 0: the kernel generation's */
+        int nohz_idle;                  /* -1: the kernel generation's */
         gboolean skew_tick;             /* CPU c's tick offset by c * (tick / 2) / ncpus */
         gboolean rt_runtime_share;      /* [sched]: RT_RUNTIME_SHARE's borrowing */
         gboolean load_balance;          /* [sched]: periodic load balancing of fair tasks */
         gboolean softirq_threads;       /* [sched]: timeouts expire in sirq-timer/N */
         struct sched_spec timer_softirq_sched;
+        gboolean timer_softirq_set;     /* else the kernel generation's */
         sim_time_ns duration_ns;
         uint64_t seed;
         char *policy;                   /* default policy for `run` */
@@ -89,7 +92,9 @@ struct scenario {
         /* [sched] */
         sim_time_ns rr_timeslice_ns;
         sim_time_ns rt_runtime_ns;      /* < 0: RT throttling off */
+        gboolean rt_runtime_set;        /* else the kernel generation's */
         sim_time_ns rt_period_ns;
+        int rt_wakeup;                  /* enum rt_wakeup, -1: the kernel generation's */
         sim_time_ns sched_latency_ns;
         sim_time_ns min_granularity_ns;
         sim_time_ns wakeup_granularity_ns;
@@ -101,6 +106,8 @@ struct scenario {
         char *rcu_flavour;              /* "rcupreempt", "tree", or NULL: the policy's */
         int fanout_leaf;                /* flavour=tree: CONFIG_RCU_FANOUT_LEAF */
         int kthread_prio;               /* flavour=tree: rcutree.kthread_prio; -1: the kernel's default */
+        struct sched_spec rcuc_sched;   /* flavour=tree: rcuc/N, if rcuc_sched_set */
+        gboolean rcuc_sched_set;        /* else as rcu_cpu_kthread_setup() */
         int64_t qovld;                  /* flavour=tree: rcutree.qovld */
         int64_t qhimark;                /* flavour=tree: rcutree.qhimark (0: never force) */
         int64_t jiffies_till_first_fqs; /* flavour=tree; -1: as rcu_init_geometry() computes it */

@@ -50,13 +50,15 @@ void sched_init(struct sim *sim)
                 heap_init(&cpu->rt_rq);
                 heap_init(&cpu->fair_rq);
                 event_init(&cpu->tick_ev, tick_event);
-                cpu->rt_runtime_ns = sim->sc->rt_runtime_ns;
+                cpu->rt_runtime_ns = sim->env.rt_runtime_ns;
         }
         event_init(&sim->rt_period_ev, rt_period_event);
 }
 
 void sched_finish(struct sim *sim)
 {
+        if (!sim->cpus)
+                return;         /* sim_new() failed before sched_init() */
         for (int c = 0; c < sim->ncpus; c++) {
                 heap_finish(&sim->cpus[c].rt_rq);
                 heap_finish(&sim->cpus[c].fair_rq);
@@ -78,7 +80,7 @@ void sched_start(struct sim *sim)
 
         for (int c = 0; c < sim->ncpus; c++)
                 eventq_schedule(&sim->q, &sim->cpus[c].tick_ev, sim->tick_ns + skew * c);
-        if (sim->sc->rt_runtime_ns >= 0)
+        if (sim->env.rt_runtime_ns >= 0)
                 eventq_schedule(&sim->q, &sim->rt_period_ev, sim->sc->rt_period_ns);
 }
 
@@ -225,7 +227,7 @@ void sched_update_curr(struct sim *sim, struct cpu *cpu)
         t->exec_start = sim->now;
         t->sum_exec_ns += delta;
         if (task_is_rt(t)) {
-                if (sim->sc->rt_runtime_ns >= 0)
+                if (sim->env.rt_runtime_ns >= 0)
                         cpu->rt_time_ns += delta;
                 cpu->rt_ns += delta;
         } else {
@@ -313,12 +315,41 @@ static inline const struct cpumask *allowed_cpus(const struct sim *sim, const st
         return t->any_cpu ? &sim->all_cpus : &t->affinity;
 }
 
-/* Where a waking RT task should go: its last CPU if it would run there at
- * once, else the allowed CPU running the least urgent thing. */
+/* Only one CPU allowed (nr_cpus_allowed < 2)? */
+static bool task_pinned(const struct sim *sim, const struct task *t)
+{
+        return !t->any_cpu && !cpumask_any_but(&t->affinity, cpumask_first(&t->affinity), sim->ncpus);
+}
+
+/* 6.1 select_task_rq_rt(): stay, unless what runs on the last CPU is an RT
+ * task that is pinned or at least as urgent; then find_lowest_rq(): the
+ * allowed CPUs running the least urgent thing (the last CPU if it is one
+ * of them), taken only if that is less urgent than the waking task.  A
+ * pinned task is not asked (select_task_rq() only when nr_cpus_allowed > 1). */
+static int select_cpu_rt_lowest(struct sim *sim, struct task *t, int last)
+{
+        const struct task *curr = sim->cpus[last].curr;
+        int target;
+
+        if (task_pinned(sim, t) || !curr || !task_is_rt(curr) ||
+            (!task_pinned(sim, curr) && curr->prio > t->prio))
+                return last;
+        cpupri_settle(sim);
+        target = cpupri_find(&sim->cpupri, allowed_cpus(sim, t), t->prio, last, -1);
+        return target >= 0 ? target : last;
+}
+
+/* Where a waking RT task should go ([sched] rt_wakeup).  2.6.22-rt: its
+ * last CPU if it would run there at once, else the allowed CPU running the
+ * least urgent thing. */
 static int select_cpu_rt(struct sim *sim, struct task *t)
 {
         int last = t->cpu;
         int best;
+
+        if (sim->env.rt_wakeup == RT_WAKEUP_FIND_LOWEST && task_allowed_on(t, last) &&
+            !sim->cpus[last].rt_throttled)
+                return select_cpu_rt_lowest(sim, t, last);
 
         if (task_allowed_on(t, last) && !sim->cpus[last].rt_throttled &&
             t->prio < cpu_rank(&sim->cpus[last]))
@@ -606,6 +637,9 @@ static void trace_switch(struct sim *sim, struct cpu *cpu, struct task *prev, st
                             prev ? task_pid(prev) : 0, "sched_switch", fields);
 }
 
+static void nohz_idle_enter(struct sim *sim, struct cpu *cpu, bool firing);
+static void nohz_idle_exit(struct sim *sim, struct cpu *cpu);
+
 /* The scheduler proper, on one CPU. */
 static void schedule(struct sim *sim, struct cpu *cpu)
 {
@@ -673,6 +707,8 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         if (!next) {
                 cpu_rank_changed(sim, cpu);
                 cpumask_set(&sim->idle, cpu->id);
+                if (sim->env.nohz_idle)
+                        nohz_idle_enter(sim, cpu, false);
                 if (sim->timeline_on)
                         timeline_cpu(sim->timeline, sim->now, cpu->id, NULL);
                 /* What the CPU was charged is absorbed by idle time. */
@@ -681,6 +717,8 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         }
         sim_charge_cpu(sim, cpu->id, COST_CONTEXT_SWITCH, 1, COST_PATH_SCHED);
         cpumask_clear_cpu(&sim->idle, cpu->id);
+        if (sim->env.nohz_idle && cpu->in_eqs)
+                nohz_idle_exit(sim, cpu);
         if (sim->timeline_on) {
                 timeline_cpu(sim->timeline, sim->now, cpu->id, next->name);
                 if (next->rcu_nesting > 0)
@@ -971,6 +1009,44 @@ static void load_balance(struct sim *sim, struct cpu *this, int level)
         }
 }
 
+static void rebalance_domains(struct sim *sim, struct cpu *cpu);
+
+/* A tickless idle CPU's rt_avg, decayed over the ticks it did not take
+ * (it ran no RT time meanwhile). */
+static void nohz_decay_rt_avg(struct sim *sim, struct cpu *cpu)
+{
+        int64_t missed = (sim->now - cpu->tick_stopped_ns) / sim->tick_ns;
+
+        if (missed > 0) {
+                cpu->rt_avg *= exp2(-(double)(missed * sim->tick_ns) / PELT_HALFLIFE_NS);
+                cpu->tick_stopped_ns += missed * sim->tick_ns;
+        }
+        cpu->rt_ns_at_tick = cpu->rt_ns;
+}
+
+/* nohz_balancer_kick() -> _nohz_idle_balance(): a busy CPU with fair tasks
+ * waiting balances on behalf of the tickless idle CPUs whose balance is due
+ * (the kernel's idle load balancer runs on one of them; here the busy CPU's
+ * tick does it, at the same times). */
+static void nohz_idle_balance(struct sim *sim, struct cpu *busy)
+{
+        int64_t next = SIM_TIME_NEVER;
+
+        if (heap_size(&busy->fair_rq) == 0 || sim->now < sim->nohz_next_balance_ns)
+                return;
+        for (int c = 0; c < sim->ncpus; c++) {
+                struct cpu *cpu = &sim->cpus[c];
+
+                if (!cpu->tick_stopped)
+                        continue;
+                nohz_decay_rt_avg(sim, cpu);
+                rebalance_domains(sim, cpu);
+                for (int level = 0; level < domain_levels(sim); level++)
+                        next = MIN(next, cpu->next_balance_ns[level]);
+        }
+        sim->nohz_next_balance_ns = next;
+}
+
 static void balance_tick(struct sim *sim, struct cpu *cpu)
 {
         double decay = exp2(-(double)sim->tick_ns / PELT_HALFLIFE_NS);      /* per tick */
@@ -979,6 +1055,14 @@ static void balance_tick(struct sim *sim, struct cpu *cpu)
         cpu->rt_avg = cpu->rt_avg * decay +
                       (1 - decay) * MIN(1.0, (double)(cpu->rt_ns - cpu->rt_ns_at_tick) / (double)sim->tick_ns);
         cpu->rt_ns_at_tick = cpu->rt_ns;
+        rebalance_domains(sim, cpu);
+        if (sim->env.nohz_idle)
+                nohz_idle_balance(sim, cpu);
+}
+
+/* rebalance_domains(): each domain level whose interval is up. */
+static void rebalance_domains(struct sim *sim, struct cpu *cpu)
+{
         for (int level = 0; level < domain_levels(sim); level++) {
                 int lo, hi, group;
                 int64_t interval;
@@ -1014,9 +1098,9 @@ void sched_tick(struct sim *sim, struct cpu *cpu)
                                 curr->rr_ticks_left = (int)CLAMP(sim->sc->rr_timeslice_ns / sim->tick_ns, 1, INT_MAX);
                 }
                 /* sched_rt_runtime_exceeded(): over its runtime, a CPU first borrows */
-                if (sim->sc->rt_runtime_ns >= 0 && !cpu->rt_throttled && cpu->rt_time_ns > cpu->rt_runtime_ns)
+                if (sim->env.rt_runtime_ns >= 0 && !cpu->rt_throttled && cpu->rt_time_ns > cpu->rt_runtime_ns)
                         balance_runtime(sim, cpu);
-                if (sim->sc->rt_runtime_ns >= 0 && !cpu->rt_throttled && cpu->rt_time_ns > cpu->rt_runtime_ns) {
+                if (sim->env.rt_runtime_ns >= 0 && !cpu->rt_throttled && cpu->rt_time_ns > cpu->rt_runtime_ns) {
                         cpu->rt_throttled = true;
                         cpu_rank_changed(sim, cpu);
                         sched_resched(sim, cpu->id);
@@ -1033,6 +1117,50 @@ void sched_tick(struct sim *sim, struct cpu *cpu)
         }
 }
 
+/* ---- tickless idle ([scenario] nohz_idle, CONFIG_NO_HZ_IDLE) ---- */
+
+/* tick_nohz_idle_stop_tick(): unless RCU still needs this CPU's tick
+ * (rcu_needs_cpu(): callbacks queued here), the next event is no tick.
+ * @firing: called from the tick itself, which then does not re-arm. */
+static void nohz_stop_tick(struct sim *sim, struct cpu *cpu, bool firing)
+{
+        if (cpu->tick_stopped || rcu_needs_cpu(sim, cpu->id))
+                return;
+        if (!firing)
+                eventq_cancel(&sim->q, &cpu->tick_ev);
+        cpu->tick_stopped = true;
+        cpu->tick_stopped_ns = sim->now;
+        sim->nohz_next_balance_ns = 0;  /* recomputed by the next nohz_idle_balance() */
+}
+
+/* The idle loop: ct_idle_enter() puts the CPU in an extended quiescent
+ * state, then the tick stops if it may. */
+static void nohz_idle_enter(struct sim *sim, struct cpu *cpu, bool firing)
+{
+        if (!cpu->in_eqs) {
+                cpu->in_eqs = true;
+                rcu_eqs_enter(sim, cpu->id);
+        }
+        nohz_stop_tick(sim, cpu, firing);
+}
+
+/* Leaving idle: ct_idle_exit(), and tick_nohz_idle_exit() restarts the tick
+ * on its grid (tick_nohz_restart(): hrtimer_forward() past now). */
+static void nohz_idle_exit(struct sim *sim, struct cpu *cpu)
+{
+        cpu->in_eqs = false;
+        rcu_eqs_exit(sim, cpu->id);
+        if (cpu->tick_stopped) {
+                int64_t first = sim->tick_ns + (sim->sc->skew_tick ? (sim->tick_ns >> 1) / sim->ncpus : 0) * cpu->id;
+                int64_t n = sim->now < first ? 0 : (sim->now - first) / sim->tick_ns + 1;
+
+                if (sim->sc->load_balance)
+                        nohz_decay_rt_avg(sim, cpu);
+                cpu->tick_stopped = false;
+                eventq_schedule(&sim->q, &cpu->tick_ev, first + n * sim->tick_ns);
+        }
+}
+
 static void tick_event(struct sim *sim, struct event *ev)
 {
         struct cpu *cpu = container_of(ev, struct cpu, tick_ev);
@@ -1041,6 +1169,12 @@ static void tick_event(struct sim *sim, struct event *ev)
         rcu_tick(sim, cpu->id);
         if (sim->policy->tick)
                 sim->policy->tick(sim->pol, cpu->id);
+        /* an interrupt in the idle loop: tick_nohz_irq_exit() stops it again */
+        if (sim->env.nohz_idle && !cpu->curr && !cpu->need_resched) {
+                nohz_idle_enter(sim, cpu, true);
+                if (cpu->tick_stopped)
+                        return;
+        }
         eventq_schedule(&sim->q, ev, sim->now + sim->tick_ns);
 }
 

@@ -283,6 +283,25 @@ static gboolean check_expectations(struct sim *sim, GError **error)
         return TRUE;
 }
 
+gboolean sim_kernel_env(const struct scenario *sc, const char *policy, struct kernel_env *env, GError **error)
+{
+        const struct boost_policy_ops *ops = policy_find(policy);
+        const struct rcu_flavour_ops *flavour;
+
+        if (!ops) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "unknown policy '%s' (expected one of: %s)", policy, policy_names());
+                return FALSE;
+        }
+        flavour = rcu_flavour_for(sc, ops, error);
+        return flavour && kernel_env_resolve(sc, flavour->name, env, error);
+}
+
+const struct kernel_env *sim_kernel(const struct sim *sim)
+{
+        return &sim->env;
+}
+
 struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error)
 {
         struct sim *sim = g_new0(struct sim, 1);
@@ -297,7 +316,6 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         sim->warnings = g_ptr_array_new_with_free_func(g_free);
         sim->ncpus = sc->ncpus;
         sim->end_ns = sc->duration_ns;
-        sim->tick_ns = MAX(1, NSEC_PER_SEC / sc->tick_hz);
         memcpy(sim->cost_ns, sc->cost_ns, sizeof(sim->cost_ns));
         sim->end_reason = "running";
         eventq_init(&sim->q);
@@ -305,11 +323,11 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         oracle_init(&sim->oracle);
         latency_stat_init(&sim->rt_wakeup);
         latency_stat_init(&sim->rt_top);
-        sched_init(sim);
         event_init(&sim->end_ev, end_event);
         event_init(&sim->sample_ev, sample_event);
         sim->timeline = timeline_new(NULL, TIMELINE_CSV, 0, 0, sim->ncpus);
 
+        /* the policy decides the flavour, the flavour the kernel generation */
         sim->policy = policy_find(policy);
         if (!sim->policy) {
                 g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
@@ -317,8 +335,10 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 goto fail;
         }
         flavour = rcu_flavour_for(sc, sim->policy, error);
-        if (!flavour)
+        if (!flavour || !kernel_env_resolve(sc, flavour->name, &sim->env, error))
                 goto fail;
+        sim->tick_ns = MAX(1, NSEC_PER_SEC / sim->env.tick_hz);
+        sched_init(sim);
         rcu_init(sim, flavour);
         if (!scenario_check_policy(sc, sim->policy, error))
                 goto fail;
@@ -628,6 +648,7 @@ struct report *sim_build_report(struct sim *sim)
         report_string(r, "scenario_path", sim->sc->path);
         report_string(r, "policy", sim->policy->name);
         report_int(r, "seed", (int64_t)sim->seed);
+        kernel_env_report(&sim->env, r);
         /* How it was made: enough to make it again. */
         report_string(r, "rcuboost_version", RCUBOOST_VERSION);
         report_string(r, "scenario_sha256", sim->sc->sha256);

@@ -76,6 +76,10 @@ gboolean sim_check(const struct scenario *sc, const char *policy, GError **error
 /* The results as they stand, as summary.json would have them (before a
  * run: every key there will be, with starting values).  Caller frees. */
 struct report *sim_build_report(struct sim *sim);
+struct kernel_env;
+/* The kernel generation's environment @sc runs in under @policy (kernel.h). */
+gboolean sim_kernel_env(const struct scenario *sc, const char *policy, struct kernel_env *env, GError **error);
+const struct kernel_env *sim_kernel(const struct sim *sim);
 
 const struct report *sim_report(const struct sim *sim);
 int64_t sim_now(const struct sim *sim);

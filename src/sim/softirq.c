@@ -84,12 +84,12 @@ void softirq_start(struct sim *sim)
         sim->softirq = g_new0(struct softirq_cpu, sim->ncpus);
         for (int c = 0; c < sim->ncpus; c++) {
                 struct cpumask only;
-                g_autofree char *name = g_strdup_printf("sirq-timer/%d", c);
+                g_autofree char *name = g_strdup_printf(sim->env.timer_thread_name, c);
 
                 cpumask_clear(&only);
                 cpumask_set(&only, c);
                 g_queue_init(&sim->softirq[c].expired);
-                sim->softirq[c].thread = sim_kthread_create(sim, name, &sim->sc->timer_softirq_sched, &only,
+                sim->softirq[c].thread = sim_kthread_create(sim, name, &sim->env.timer_thread, &only,
                                                             timer_thread_step, &sim->softirq[c], false);
         }
 }

@@ -63,6 +63,10 @@ struct rcu_data {
         struct task *rcuc;
         int64_t qlen_last_fqs_check;    /* callbacks at the last qhimark check */
         int64_t n_force_qs_snap;        /* rcu_state.n_force_qs then */
+        /* [scenario] nohz_idle: ->dynticks, even while in the idle loop's
+         * extended quiescent state; the FQS scan's snapshot of it. */
+        unsigned long dynticks;
+        unsigned long dynticks_snap;
 };
 
 struct rcu_tree {
@@ -81,6 +85,7 @@ struct rcu_tree {
         int64_t jiffies_force_qs;
         int64_t fqs_j;                  /* jiffies rcu_gp_fqs_loop() waits */
         bool fqs_keep_timing;           /* ret = 1: a wake-up before the FQS time */
+        bool fqs_first;                 /* rcu_gp_fqs_loop()'s first_gp_fqs */
         bool cbovld, cbovldnext;
         int64_t jiffies_till_first_fqs;
         int64_t jiffies_till_next_fqs;
@@ -100,6 +105,7 @@ struct rcu_tree {
         int64_t qs_reports;             /* rcu_report_qs_rdp() that cleared a bit */
         int64_t tasks_queued;           /* rcu_preempt_ctxt_queue() */
         int64_t rcuc_wakeups;
+        int64_t dynticks_qs;            /* quiescent states FQS reported for idle CPUs */
 };
 
 static int64_t jiffies(const struct sim *sim)
@@ -541,10 +547,51 @@ static void rcu_gp_init(struct sim *sim, struct task *self)
                 sim->policy->gp_start(sim->pol, (int64_t)(rt->gp_seq >> RCU_SEQ_CTR_SHIFT));
 }
 
-/* force_qs_rnp(): every CPU ticks here, so no CPU is in dyntick-idle for
- * rcu_implicit_dynticks_qs() to report for; what is left is RCU_BOOST's
- * entry for leaves that owe only blocked tasks. */
-static void force_qs_rnp(struct sim *sim, struct task *self)
+/* ---- tickless idle: the dynticks counter ---- */
+
+static bool rcu_dynticks_in_eqs(unsigned long snap)
+{
+        return !(snap & 1);
+}
+
+/* ct_idle_enter() / ct_idle_exit(): the counter moves at each crossing. */
+static void eqs_enter_tree(struct sim *sim, int cpu)
+{
+        sim->rcu.tree->rda[cpu].dynticks++;
+}
+
+static void eqs_exit_tree(struct sim *sim, int cpu)
+{
+        sim->rcu.tree->rda[cpu].dynticks++;
+}
+
+/* rcu_needs_cpu(): a CPU with callbacks keeps its tick. */
+static bool needs_cpu_tree(const struct sim *sim, int cpu)
+{
+        const struct rcu_data *rdp = &sim->rcu.tree->rda[cpu];
+
+        return rdp->cblist.len > 0 || rdp->batch || rdp->inflight;
+}
+
+/* dyntick_save_progress_counter(): the first scan of a grace period
+ * snapshots each CPU it waits for; one in the idle loop reports at once. */
+static bool dyntick_save_progress_counter(struct rcu_data *rdp)
+{
+        rdp->dynticks_snap = rdp->dynticks;
+        return rcu_dynticks_in_eqs(rdp->dynticks_snap);
+}
+
+/* rcu_implicit_dynticks_qs(): later scans -- idle now, or idle since. */
+static bool rcu_implicit_dynticks_qs(const struct rcu_data *rdp)
+{
+        return rdp->dynticks != rdp->dynticks_snap || rcu_dynticks_in_eqs(rdp->dynticks);
+}
+
+/* force_qs_rnp(): with [scenario] nohz_idle, the CPUs a leaf still waits
+ * for that are (or were) in the idle loop's extended quiescent state report
+ * for themselves; without it every CPU ticks, so none is.  A leaf that owes
+ * only blocked tasks is RCU_BOOST's entry, rcu_initiate_boost(). */
+static void force_qs_rnp(struct sim *sim, struct task *self, bool first)
 {
         struct rcu_tree *rt = sim->rcu.tree;
 
@@ -552,11 +599,28 @@ static void force_qs_rnp(struct sim *sim, struct task *self)
         rt->cbovldnext = false;
         for (int i = rt->level_first[rt->nlevels - 1]; i < rt->nnodes; i++) {
                 struct rcu_node *rnp = &rt->nodes[i];
+                uint64_t mask = 0;
 
                 charge_lock(sim, self, COST_PATH_CALLBACK);
                 rt->cbovldnext |= rnp->cbovldmask != 0;
-                if (rnp->qsmask == 0 && blocked_readers_cgp(rnp) && sim->policy->fqs_blocked)
-                        sim->policy->fqs_blocked(sim->pol, rnp, self);
+                if (rnp->qsmask == 0) {
+                        if (blocked_readers_cgp(rnp) && sim->policy->fqs_blocked)
+                                sim->policy->fqs_blocked(sim->pol, rnp, self);
+                        continue;
+                }
+                if (!sim->env.nohz_idle)
+                        continue;
+                for (int c = rnp->grplo; c <= rnp->grphi; c++) {
+                        struct rcu_data *rdp = &rt->rda[c];
+
+                        if ((rnp->qsmask & rdp->grpmask) &&
+                            (first ? dyntick_save_progress_counter(rdp) : rcu_implicit_dynticks_qs(rdp)))
+                                mask |= rdp->grpmask;
+                }
+                if (mask) {
+                        rt->dynticks_qs += __builtin_popcountll(mask);
+                        rcu_report_qs_rnp(sim, mask, rnp, rnp->gp_seq);
+                }
         }
 }
 
@@ -631,7 +695,8 @@ static struct step gp_kthread_step(struct sim *sim, struct task *t)
                                 sim_trace(sim, t->cpu, "rcu_grace_period", "rcu_preempt %ld fqsstart",
                                           (long)rt->gp_seq);
                                 rt->n_force_qs++;
-                                force_qs_rnp(sim, t);
+                                force_qs_rnp(sim, t, rt->fqs_first);
+                                rt->fqs_first = false;
                                 rt->gp_flags &= ~RCU_GP_FLAG_FQS;
                                 rt->fqs_keep_timing = false;
                                 rt->fqs_j = rt->jiffies_till_next_fqs;
@@ -644,6 +709,7 @@ static struct step gp_kthread_step(struct sim *sim, struct task *t)
                         if (!(rt->gp_flags & RCU_GP_FLAG_INIT))
                                 return (struct step){ STEP_WAIT, 0 };       /* RCU_GP_WAIT_GPS */
                         rcu_gp_init(sim, t);
+                        rt->fqs_first = true;
                         rt->fqs_keep_timing = false;
                         rt->fqs_j = rt->jiffies_till_first_fqs;
                         set_gp_state(sim, RCU_GP_WAIT_FQS, NULL);
@@ -873,9 +939,15 @@ static void build_tree(struct sim *sim, struct rcu_tree *rt)
  * at most HZ (adjust_jiffies_till_sched_qs() and the parameters' setters). */
 static int64_t default_fqs_jiffies(const struct sim *sim)
 {
-        int hz = sim->sc->tick_hz;
+        int hz = sim->env.tick_hz;
 
         return 1 + (hz > 250) + (hz > 500) + sim->ncpus / 256;
+}
+
+/* CONFIG_RCU_BOOST: the policy needs flavour=tree (rcu-boost). */
+static bool tree_rcu_boost(const struct sim *sim)
+{
+        return sim->policy && sim->policy->rcu_flavour;
 }
 
 static void init_tree(struct sim *sim)
@@ -886,15 +958,17 @@ static void init_tree(struct sim *sim)
 
         sim->rcu.tree = rt;
         rt->rda = g_new0(struct rcu_data, sim->ncpus);
-        for (int c = 0; c < sim->ncpus; c++)
+        for (int c = 0; c < sim->ncpus; c++) {
                 segcblist_init(&rt->rda[c].cblist);
+                rt->rda[c].dynticks = 1;        /* not idle: the CPUs boot running */
+        }
         build_tree(sim, rt);
-        rt->jiffies_till_first_fqs = MIN(sc->tick_hz, sc->jiffies_till_first_fqs >= 0 ? sc->jiffies_till_first_fqs : d);
-        rt->jiffies_till_next_fqs = MIN(sc->tick_hz, sc->jiffies_till_next_fqs >= 0 ? sc->jiffies_till_next_fqs : d);
+        rt->jiffies_till_first_fqs = MIN(sim->env.tick_hz, sc->jiffies_till_first_fqs >= 0 ? sc->jiffies_till_first_fqs : d);
+        rt->jiffies_till_next_fqs = MIN(sim->env.tick_hz, sc->jiffies_till_next_fqs >= 0 ? sc->jiffies_till_next_fqs : d);
         /* kthread_prio = IS_ENABLED(CONFIG_RCU_BOOST) ? 1 : 0, and with
          * RCU_BOOST at least 1 (rcu_spawn_gp_kthread()).  A policy that
          * needs flavour=tree is CONFIG_RCU_BOOST. */
-        bool rcu_boost = sim->policy && sim->policy->rcu_flavour;
+        bool rcu_boost = tree_rcu_boost(sim);
 
         rt->kthread_prio = sc->kthread_prio >= 0 ? sc->kthread_prio : rcu_boost ? 1 : 0;
         if (rcu_boost && rt->kthread_prio < 1)
@@ -909,6 +983,12 @@ static void start_tree(struct sim *sim)
         struct rcu_tree *rt = sim->rcu.tree;
         struct sched_spec sp = rt->kthread_prio ? (struct sched_spec){ SCHED_POLICY_FIFO, rt->kthread_prio }
                                                 : (struct sched_spec){ SCHED_POLICY_NORMAL, 0 };
+        /* rcu_cpu_kthread_setup(): SCHED_FIFO kthread_prio only with
+         * CONFIG_RCU_BOOST (a policy that needs flavour=tree), else the
+         * rcuc threads stay SCHED_NORMAL; rcu_spawn_gp_kthread() sets
+         * rcu_preempt's kthread_prio either way. */
+        struct sched_spec rcuc_sp = sim->sc->rcuc_sched_set ? sim->sc->rcuc_sched
+                                    : tree_rcu_boost(sim) ? sp : (struct sched_spec){ SCHED_POLICY_NORMAL, 0 };
         struct cpumask all;
 
         cpumask_clear(&all);
@@ -921,8 +1001,7 @@ static void start_tree(struct sim *sim)
 
                 cpumask_clear(&only);
                 cpumask_set(&only, c);
-                /* rcu_cpu_kthread_setup(): SCHED_FIFO kthread_prio with RCU_BOOST. */
-                rt->rda[c].rcuc = sim_kthread_create(sim, name, &sp, &only, rcuc_step, &rt->rda[c], false);
+                rt->rda[c].rcuc = sim_kthread_create(sim, name, &rcuc_sp, &only, rcuc_step, &rt->rda[c], false);
         }
 }
 
@@ -991,6 +1070,8 @@ static void report_tree(struct sim *sim, struct report *r)
         report_int(r, "rcu.tree.tasks_queued", rt->tasks_queued);
         report_int(r, "rcu.tree.blkd_tasks_max", (int64_t)blocked_max);
         report_int(r, "rcu.tree.rcuc_wakeups", rt->rcuc_wakeups);
+        if (sim->env.nohz_idle)
+                report_int(r, "rcu.tree.dynticks_qs", rt->dynticks_qs);
         rcu_report_latencies(sim, r);
         /* a starved rcu_preempt kthread shows here */
         report_latency(r, "gp_start_delay", &rt->start_delay);
@@ -1017,6 +1098,9 @@ const struct rcu_flavour_ops rcu_tree_flavour = {
         .context_switch = context_switch_tree,
         .enqueue = enqueue_tree,
         .tick = tick_tree,
+        .eqs_enter = eqs_enter_tree,
+        .eqs_exit = eqs_exit_tree,
+        .needs_cpu = needs_cpu_tree,
         .holds_up = holds_up_tree,
         .report = report_tree,
         .state_name = state_name_tree,
