@@ -3,6 +3,7 @@
 #include <gsl/gsl_randist.h>
 #include <math.h>
 
+#include "sim/kernel.h"
 #include "testutil.h"
 
 #define OK_TASK "[task:t]\nprogram=compute 1ms\n"
@@ -24,6 +25,12 @@ static const struct bad_case bad_cases[] = {
         { "zero cpus", "[scenario]\ncpus=0\n" OK_TASK, "bad.scn:2: [scenario] cpus: '0' is out of range" },
         { "million cpus", "[scenario]\ncpus=1000000\n" OK_TASK, "[scenario] cpus: '1000000' is out of range" },
         { "tick_hz 0", "[scenario]\ntick_hz=0\n" OK_TASK, "[scenario] tick_hz: '0' is out of range" },
+        { "unknown kernel", "[scenario]\nkernel=2.6.99\n" OK_TASK,
+          "bad.scn:2: [scenario] kernel: '2.6.99' is not a kernel generation (expected one of: 2.6.22-rt, 6.1-rt)" },
+        { "nohz not bool", "[scenario]\nnohz_idle=maybe\n" OK_TASK, "bad.scn:2: [scenario] nohz_idle:" },
+        { "unknown wake-up rule", "[scenario]\n[sched]\nrt_wakeup=anywhere\n" OK_TASK,
+          "bad.scn:3: [sched] rt_wakeup: 'anywhere' is not a wake-up rule (expected last-cpu or find-lowest)" },
+        { "bad rcuc_thread", "[scenario]\n[rcu]\nrcuc_thread=fifo:100\n" OK_TASK, "bad.scn:3: [rcu] rcuc_thread:" },
         { "missing unit", "[scenario]\nduration=10\n" OK_TASK, "bad.scn:2: [scenario] duration: '10': missing unit" },
         { "wrong unit", "[scenario]\nduration=10parsecs\n" OK_TASK, "duration: '10parsecs': unknown unit" },
         { "negative", "[scenario]\nduration=-5s\n" OK_TASK, "cannot be negative" },
@@ -106,11 +113,14 @@ START_TEST(defaults_match_the_docs)
 
         ck_assert_ptr_nonnull(sc);
         ck_assert_int_eq(sc->ncpus, 1);
-        ck_assert_int_eq(sc->tick_hz, 1000);
+        ck_assert_int_eq(sc->tick_hz, 0);          /* the kernel generation's */
+        ck_assert_ptr_null(sc->kernel);
+        ck_assert(!sc->rt_runtime_set && !sc->timer_softirq_set && !sc->rcuc_sched_set);
+        ck_assert_int_eq(sc->nohz_idle, -1);
+        ck_assert_int_eq(sc->rt_wakeup, -1);
         ck_assert_int_eq(sc->duration_ns, 10 * NSEC_PER_SEC);
         ck_assert_int_eq(sc->seed, 1);
         ck_assert_str_eq(sc->policy, "none");
-        ck_assert_int_eq(sc->rt_runtime_ns, -1);
         ck_assert_int_eq(sc->rr_timeslice_ns, 100 * NSEC_PER_MSEC);
         ck_assert_int_eq(sc->memory_limit_bytes, 0);
         ck_assert(sc->stop_on_oom);
@@ -118,6 +128,63 @@ START_TEST(defaults_match_the_docs)
         ck_assert_int_eq(sc->callback_sched.value, 50);
         ck_assert_int_eq(sc->cost_ns[COST_CONTEXT_SWITCH], 1000);
         ck_assert_int_eq(sc->memory_sample_ns, NSEC_PER_MSEC);
+}
+END_TEST
+
+/* One table declares each generation (kernel.c); the flavour picks it, a
+ * [scenario] kernel overrides, and every key of its own wins over both. */
+START_TEST(kernel_generations_declare_their_environments)
+{
+        static const struct {
+                const char *text, *flavour;
+                const char *generation, *timer;
+                int hz, timer_prio;
+                bool nohz;
+                sim_time_ns rt_runtime;
+                enum rt_wakeup wakeup;
+        } cases[] = {
+                { "", "rcupreempt", "2.6.22-rt", "sirq-timer/%d", 1000, 50, false, -1, RT_WAKEUP_LAST_CPU },
+                { "", "tree", "6.1-rt", "ktimers/%d", 250, 1, true, 950 * NSEC_PER_MSEC, RT_WAKEUP_FIND_LOWEST },
+                { "kernel=2.6.22-rt\n", "tree", "2.6.22-rt", "sirq-timer/%d", 1000, 50, false, -1, RT_WAKEUP_LAST_CPU },
+                { "tick_hz=1000\nnohz_idle=false\n[sched]\nrt_runtime=off\ntimer_softirq_thread=fifo:2\n"
+                  "rt_wakeup=last-cpu\n", "tree", "6.1-rt", "ktimers/%d", 1000, 2, false, -1, RT_WAKEUP_LAST_CPU },
+                /* rcupreempt's CPUs keep their ticks whatever the generation */
+                { "kernel=6.1-rt\n", "rcupreempt", "6.1-rt", "ktimers/%d", 250, 1, false, 950 * NSEC_PER_MSEC,
+                  RT_WAKEUP_FIND_LOWEST },
+        };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+                GError *e = NULL;
+                g_autofree char *text = g_strdup_printf("[scenario]\n%s" OK_TASK, cases[i].text);
+                g_autoptr(RcbScenario) sc = scenario_load_data(text, "x.scn", NULL, &e);
+                struct kernel_env env;
+
+                ck_assert_msg(sc != NULL, "%s", e ? e->message : "");
+                ck_assert(kernel_env_resolve(sc, cases[i].flavour, &env, &e));
+                ck_assert_str_eq(env.generation, cases[i].generation);
+                ck_assert_str_eq(env.timer_thread_name, cases[i].timer);
+                ck_assert_int_eq(env.tick_hz, cases[i].hz);
+                ck_assert_int_eq(env.timer_thread.policy, SCHED_POLICY_FIFO);
+                ck_assert_int_eq(env.timer_thread.value, cases[i].timer_prio);
+                ck_assert_int_eq(env.nohz_idle, cases[i].nohz);
+                ck_assert_int_eq(env.rt_runtime_ns, cases[i].rt_runtime);
+                ck_assert_int_eq(env.rt_wakeup, cases[i].wakeup);
+        }
+        /* a kernel chooses the flavour of a scenario that names none */
+        g_autoptr(RcbScenario) k61 = scenario_load_data("[scenario]\nkernel=6.1-rt\n" OK_TASK, "x.scn", NULL, NULL);
+        ck_assert_str_eq(kernel_default_flavour(k61), "tree");
+        /* nohz_idle is refused on rcupreempt; an rt_period under 6.1-rt's runtime too */
+        g_autoptr(RcbScenario) bad = scenario_load_data("[scenario]\nnohz_idle=true\n[sched]\nrt_period=500ms\n" OK_TASK,
+                                                        "x.scn", NULL, NULL);
+        struct kernel_env env;
+        GError *e = NULL;
+
+        ck_assert(!kernel_env_resolve(bad, "rcupreempt", &env, &e));
+        ck_assert_msg(strstr(e->message, "[scenario] nohz_idle: needs [rcu] flavour=tree"), "%s", e->message);
+        g_clear_error(&e);
+        ck_assert(!kernel_env_resolve(bad, "tree", &env, &e));
+        ck_assert_msg(strstr(e->message, "[sched] rt_period: shorter than 6.1-rt's rt_runtime"), "%s", e->message);
+        g_clear_error(&e);
 }
 END_TEST
 
@@ -376,6 +443,7 @@ static Suite *scenario_suite(void)
         tcase_add_loop_test(errors, each_error_class_is_located, 0, G_N_ELEMENTS(bad_cases));
         tcase_add_test(errors, files_that_are_not_scenarios);
         tcase_add_test(values, defaults_match_the_docs);
+        tcase_add_test(values, kernel_generations_declare_their_environments);
         tcase_add_test(values, values_parse_with_units);
         tcase_add_test(values, set_overrides_are_applied_and_located);
         tcase_add_test(values, shipped_scenarios_load);

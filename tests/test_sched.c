@@ -421,6 +421,51 @@ START_TEST(placement_follows_priority_of_running_tasks)
 }
 END_TEST
 
+/* A FIFO 20 task that last ran on CPU 0 wakes while a pinned FIFO 10 hog
+ * runs there and CPU 1 is idle.  6.1 select_task_rq_rt(): the current task
+ * is a pinned RT task, so find_lowest_rq() sends it to CPU 1 and the hog
+ * runs on; 2.6.22-rt: it stays and preempts the hog. */
+START_TEST(rt_wakeup_leaves_a_pinned_hog_on_61)
+{
+        static const char *const rules[] = { "find-lowest", "last-cpu" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(rules); i++) {
+                struct scenario *sc;
+                g_autofree char *text = g_strdup_printf(HEAD(2, "50ms") "[sched]\nrt_wakeup=%s\n"
+                        "[task:x]\nsched=fifo:20\nprogram=compute 1ms; sleep 5ms; compute 1ms\n"
+                        "[task:hog]\nsched=fifo:10\naffinity=0\nstart=2ms\nprogram=compute 20ms\n", rules[i]);
+                struct sim *sim = sim_from_text(text, "none", &sc);
+                struct task *x = find_task(sim, "x"), *hog = find_task(sim, "hog");
+
+                sim_run_until(sim, US(500));
+                ck_assert_int_eq(x->cpu, 0);
+                sim_run_until(sim, MS(6) + US(500));
+                ck_assert_int_eq(x->state, TASK_RUNNING);
+                ck_assert_int_eq(x->cpu, i == 0 ? 1 : 0);
+                ck_assert_int_eq(hog->state, i == 0 ? TASK_RUNNING : TASK_RUNNABLE);
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
+/* 6.1-rt throttles RT tasks by default (950 ms per second): a fair task
+ * beside a FIFO hog gets the rest; 2.6.22-rt did not (no_throttling_by_default). */
+START_TEST(the_61_kernel_throttles_rt_by_default)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=2s\nkernel=6.1-rt\n" ZERO_COSTS
+                "[task:hog]\nsched=fifo:50\nprogram=compute 10s\n"
+                "[task:n]\nsched=normal:0\nstart=1ms\nprogram=compute 10s\n", "none", &sc);
+
+        sim_run(sim);
+        /* the throttle comes at the tick past 950 ms: a jiffy of 4 ms later */
+        ck_assert(find_task(sim, "n")->sum_exec_ns >= 2 * MS(46) && find_task(sim, "n")->sum_exec_ns <= 2 * MS(50));
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 START_TEST(start_and_stop_bound_a_task)
 {
         struct scenario *sc;
@@ -647,6 +692,7 @@ static Suite *sched_suite(void)
         tcase_add_test(place, affinity_is_respected_even_with_idle_cpus);
         tcase_add_test(place, most_urgent_tasks_run_across_cpus);
         tcase_add_test(place, placement_follows_priority_of_running_tasks);
+        tcase_add_test(place, rt_wakeup_leaves_a_pinned_hog_on_61);
         tcase_add_test(place, cpupri_finds_the_least_urgent_allowed_cpu);
         tcase_add_test(place, cpumask_fill_holds_exactly_the_first_n_cpus);
         tcase_add_test(place, any_cpu_follows_affinity_changes);
@@ -654,6 +700,7 @@ static Suite *sched_suite(void)
         tcase_add_test(place, a_boosted_queued_task_is_not_overtaken_by_a_pull);
         tcase_add_test(thr, rt_throttling_leaves_time_to_fair_tasks);
         tcase_add_test(thr, no_throttling_by_default);
+        tcase_add_test(thr, the_61_kernel_throttles_rt_by_default);
         tcase_add_test(thr, rt_runtime_share_lets_a_hog_starve_a_reader);
         tcase_add_test(thr, a_huge_rr_timeslice_does_not_wrap);
         tcase_add_test(thr, affinity_each_pins_copy_i_to_cpu_i);

@@ -9,9 +9,11 @@
 /* CPU 0: readers preempted inside their sections by a FIFO 10 hog at 1 ms;
  * CPU 1: an updater asking for grace periods.  The RCU kthreads at FIFO 20
  * outrank the hog, so rcuc/0 reports CPU 0's quiescent states and only the
- * blocked readers hold the grace period. */
-#define STALL(readers, extra) "[scenario]\ncpus=2\nduration=700ms\n" ZERO_COSTS \
-        "[rcu]\nkthread_prio=20\n" extra readers \
+ * blocked readers hold the grace period; ktimers/N at FIFO 30 (as rcutorture
+ * raises it) delivers rcu_preempt's FQS timeouts under the hog, and HZ 1000
+ * makes the jiffies below milliseconds. */
+#define STALL(readers, extra) "[scenario]\ncpus=2\ntick_hz=1000\nduration=700ms\n" ZERO_COSTS \
+        "[sched]\ntimer_softirq_thread=fifo:30\n[rcu]\nkthread_prio=20\n" extra readers \
         "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 600ms\n" \
         "[task:updater]\nsched=normal:0\naffinity=1\nprogram=loop { call_rcu 1KiB; sleep 1ms }\n"
 #define ONE_READER "[task:reader]\nsched=normal:0\naffinity=0\nprogram=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
@@ -84,8 +86,8 @@ END_TEST
 START_TEST(readers_are_boosted_one_at_a_time_in_blkd_tasks_order)
 {
         struct scenario *sc;
-        struct sim *sim = sim_from_text("[scenario]\ncpus=2\nduration=1300ms\n" ZERO_COSTS
-                "[rcu]\nkthread_prio=20\n" THREE_READERS
+        struct sim *sim = sim_from_text("[scenario]\ncpus=2\ntick_hz=1000\nduration=1300ms\n" ZERO_COSTS
+                "[sched]\ntimer_softirq_thread=fifo:30\n[rcu]\nkthread_prio=20\n" THREE_READERS
                 "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 1200ms\n"
                 "[task:updater]\nsched=normal:0\naffinity=1\nprogram=loop { call_rcu 1KiB; sleep 1ms }\n",
                 "rcu-boost", &sc);
@@ -184,10 +186,11 @@ START_TEST(the_tree_has_leaves_of_fanout_leaf_cpus_spread_evenly)
 }
 END_TEST
 
-/* No reader ever blocked: each CPU notices the grace period at a tick, has a
- * quiescent state by the next and reports it after it -- 1 to 3 jiffies,
- * under jiffies_till_first_fqs (3 at HZ 1000), so no FQS scan is needed;
- * the same with a two-level tree (64 CPUs: four leaves under the root). */
+/* No reader ever blocked, every CPU ticking (nohz_idle=false): each CPU
+ * notices the grace period at a tick, has a quiescent state by the next and
+ * reports it after it -- 1 to 3 jiffies, under jiffies_till_first_fqs (3 at
+ * HZ 1000), so no FQS scan is needed; the same with a two-level tree (64
+ * CPUs: four leaves under the root). */
 START_TEST(without_readers_a_grace_period_takes_one_to_three_jiffies)
 {
         static const char *const cpus[] = { "4", "64" };
@@ -195,7 +198,7 @@ START_TEST(without_readers_a_grace_period_takes_one_to_three_jiffies)
         for (size_t i = 0; i < G_N_ELEMENTS(cpus); i++) {
                 struct scenario *sc;
                 g_autofree char *text = g_strdup_printf(
-                        "[scenario]\ncpus=%s\nduration=1s\n[rcu]\nflavour=tree\n"
+                        "[scenario]\ncpus=%s\nduration=1s\ntick_hz=1000\nnohz_idle=false\n[rcu]\nflavour=tree\n"
                         "[task:u]\ncount=%s\nprogram=loop { compute exp(100us); call_rcu 1KiB; sleep exp(1ms) }\n",
                         cpus[i], cpus[i]);
                 struct sim *sim = sim_from_text(text, "none", &sc);
@@ -273,6 +276,110 @@ START_TEST(callback_overload_forces_a_quiescent_state_scan)
 }
 END_TEST
 
+/* 6.1-rt: rcu_preempt's FQS timeout expires in ktimers/N at FIFO 1.  Armed on
+ * CPU 0 before a pinned FIFO 10 hog arrives there, it waits for the hog: no
+ * FQS scan, so no rcu_initiate_boost(), until the hog ends at 601 ms.  In
+ * 2.6.22-rt's sirq-timer/N at FIFO 50 it expires in time and the boost comes
+ * boost_delay after the grace period began. */
+START_TEST(the_fqs_timer_waits_for_the_timer_thread_of_the_generation)
+{
+        static const char *const kernels[] = { "6.1-rt", "2.6.22-rt" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(kernels); i++) {
+                struct scenario *sc;
+                g_autofree char *text = g_strdup_printf(
+                        "[scenario]\ncpus=2\nkernel=%s\ntick_hz=1000\nduration=700ms\n" ZERO_COSTS
+                        "[rcu]\nflavour=tree\nkthread_prio=20\n" ONE_READER
+                        "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 600ms\n"
+                        "[task:updater]\nsched=normal:0\naffinity=1\nprogram=loop { call_rcu 1KiB; sleep 1ms }\n",
+                        kernels[i]);
+                struct sim *sim = sim_from_text(text, "rcu-boost", &sc);
+                struct task *timer = find_task(sim, i == 0 ? "ktimers/0" : "sirq-timer/0");
+                struct task *r = find_task(sim, "reader");
+                bool boosted = false;
+
+                ck_assert_int_eq(timer->prio, i == 0 ? RT(1) : RT(50));
+                for (sim_time_ns t = MS(400); t <= MS(590); t += US(100)) {
+                        sim_run_until(sim, t);
+                        boosted |= r->prio == RT(20);
+                }
+                ck_assert_int_eq(boosted, i == 1);
+                sim_run(sim);
+                if (i == 0)     /* the reader ran on when the hog left */
+                        ck_assert(summary_value(sim, "gp_latency.max_ns") >= MS(600));
+                else
+                        ck_assert(summary_value(sim, "gp_latency.max_ns") <= MS(520));
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
+/* rcu_cpu_kthread_setup(): rcuc/N at SCHED_FIFO kthread_prio only with
+ * CONFIG_RCU_BOOST (rcu-boost); under none on Tree RCU they are
+ * SCHED_NORMAL, while rcu_preempt keeps kthread_prio either way; [rcu]
+ * rcuc_thread overrides. */
+START_TEST(rcuc_is_sched_normal_without_rcu_boost)
+{
+        static const struct { const char *policy, *extra; int rcuc_prio; } cases[] = {
+                { "none", "", PRIO_NICE_0 },
+                { "rcu-boost", "", RT(50) },
+                { "none", "rcuc_thread=fifo:50\n", RT(50) },
+        };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+                struct scenario *sc;
+                g_autofree char *text = g_strdup_printf(
+                        "[scenario]\ncpus=2\nduration=10ms\n[rcu]\nflavour=tree\nkthread_prio=50\n%s"
+                        "[task:u]\nprogram=loop { call_rcu 1KiB; sleep 1ms }\n", cases[i].extra);
+                struct sim *sim = sim_from_text(text, cases[i].policy, &sc);
+
+                ck_assert_int_eq(find_task(sim, "rcuc/0")->prio, cases[i].rcuc_prio);
+                ck_assert_int_eq(find_task(sim, "rcuc/1")->prio, cases[i].rcuc_prio);
+                ck_assert_int_eq(find_task(sim, "rcu_preempt")->prio, RT(50));
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
+/* Tickless idle (6.1-rt's default): with one busy CPU of four, the three idle
+ * CPUs stop their ticks and the FQS scan reports their quiescent states
+ * from the dynticks counters; with nohz_idle=false every CPU ticks, reports
+ * at a tick, and no scan finds an idle CPU. */
+START_TEST(idle_cpus_report_at_the_fqs_scan_and_take_no_ticks)
+{
+        uint64_t events[2];
+
+        for (int nohz = 1; nohz >= 0; nohz--) {
+                struct scenario *sc;
+                g_autofree char *text = g_strdup_printf(
+                        "[scenario]\ncpus=4\nduration=1s\nnohz_idle=%s\n[rcu]\nflavour=tree\n"
+                        "[task:u]\naffinity=0\nprogram=loop { compute 100us; call_rcu 1KiB; sleep 100us }\n",
+                        nohz ? "true" : "false");
+                struct sim *sim = sim_from_text(text, "none", &sc);
+
+                /* between jiffies: rcu_preempt's FQS timer wakes its CPU at each */
+                sim_run_until(sim, MS(502));
+                for (int c = 1; c < 4; c++)
+                        ck_assert_int_eq(sim_cpu_tick_stopped(sim, c), nohz);
+                sim_run(sim);
+                events[nohz] = sim_events(sim);
+                ck_assert(summary_value(sim, "rcu.grace_periods") >= 100);
+                /* 1 to 3 jiffies of 4 ms: the first scan comes one jiffy in */
+                ck_assert(summary_value(sim, "gp_latency.max_ns") <= MS(12));
+                if (nohz)
+                        ck_assert(summary_value(sim, "rcu.tree.dynticks_qs") >= 3 * summary_value(sim, "rcu.grace_periods") / 2);
+                else
+                        ck_assert(!report_has(sim_report(sim), "rcu.tree.dynticks_qs"));
+                sim_free(sim);
+                scenario_free(sc);
+        }
+        /* three CPUs x 250 ticks a second, not taken */
+        ck_assert(events[0] - events[1] >= 3 * 250 * 9 / 10);
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("tree");
@@ -287,6 +394,9 @@ int main(void)
         tcase_add_test(tc, without_readers_a_grace_period_takes_one_to_three_jiffies);
         tcase_add_test(tc, rcu_boost_refuses_the_rcupreempt_flavour);
         tcase_add_test(tc, callback_overload_forces_a_quiescent_state_scan);
+        tcase_add_test(tc, the_fqs_timer_waits_for_the_timer_thread_of_the_generation);
+        tcase_add_test(tc, rcuc_is_sched_normal_without_rcu_boost);
+        tcase_add_test(tc, idle_cpus_report_at_the_fqs_scan_and_take_no_ticks);
         suite_add_tcase(s, tc);
         return run_suite(s);
 }

@@ -48,6 +48,7 @@ struct result {
         char *rundir;                   /* DIR/POLICY/seed-S */
         const char *status;             /* ok, failed, incomplete, unsafe */
         char *flavour;                  /* rcu.flavour: rcupreempt, tree */
+        char *environment;              /* "tree, 6.1-rt[, kthread_prio=N]": what the run modelled */
         double values[HEADLINE_COUNT];
         bool at_least[HEADLINE_COUNT];  /* a lower bound: still pending at the end */
         bool oom;
@@ -65,6 +66,7 @@ struct result {
 struct policy_runs {
         const char *policy;
         const char *flavour;
+        const char *environment;
         struct result *runs;            /* n of them, seeds first .. first + n - 1 */
         int n;
         int ok, oom, stall, stalled_at_end, unsafe;
@@ -209,6 +211,7 @@ static char *runs_shown(const struct policy_runs *pr)
 static void summarise(struct policy_runs *pr)
 {
         pr->flavour = pr->runs[0].flavour ? pr->runs[0].flavour : "-";
+        pr->environment = pr->runs[0].environment ? pr->runs[0].environment : pr->flavour;
         for (int i = 0; i < pr->n; i++) {
                 const struct result *r = &pr->runs[i];
 
@@ -283,7 +286,7 @@ static char *cell_runs(const struct policy_runs *pr, const void *arg)
 static char *cell_flavour(const struct policy_runs *pr, const void *arg)
 {
         (void)arg;
-        return g_strdup(pr->flavour);
+        return g_strdup(pr->environment);
 }
 
 static char *cell_rate(const struct policy_runs *pr, const void *arg)
@@ -323,7 +326,7 @@ static struct column_table *build_table(const struct policy_runs *prs, int np, i
         t->headers = g_ptr_array_new_with_free_func(g_free);
         t->rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
         table_row(t, prs, np, g_strdup("runs"), cell_runs, NULL);
-        table_row(t, prs, np, g_strdup("RCU flavour"), cell_flavour, NULL);
+        table_row(t, prs, np, g_strdup("RCU, kernel"), cell_flavour, NULL);
         table_row(t, prs, np, g_strdup("out of memory"), cell_rate,
                   GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, oom)));
         table_row(t, prs, np, g_strdup_printf("stall (a GP or callback > %s)", thr), cell_rate,
@@ -1327,6 +1330,15 @@ struct compare_job {
 };
 
 /* What one run's report says, for the tables and plots. */
+/* rcutree.kthread_prio's default: 1 with CONFIG_RCU_BOOST (a policy that
+ * needs Tree RCU), else 0 (kernel/rcu/tree.c). */
+static int stock_kthread_prio(const char *policy)
+{
+        const struct boost_policy_ops *ops = policy_find(policy);
+
+        return ops && ops->rcu_flavour ? 1 : 0;
+}
+
 static void read_result(struct result *res, const struct report *r)
 {
         double v;
@@ -1355,6 +1367,16 @@ static void read_result(struct result *res, const struct report *r)
                 res->counts[k] = report_lookup(r, key, &v) ? v : 0;
         }
         res->flavour = g_strdup(report_lookup_string(r, "rcu.flavour"));
+        if (res->flavour && report_lookup_string(r, "kernel.generation")) {
+                GString *env = g_string_new(NULL);
+                double prio;
+
+                g_string_printf(env, "%s, %s", res->flavour, report_lookup_string(r, "kernel.generation"));
+                /* a tuned kernel: rcutree.kthread_prio other than its default */
+                if (report_lookup(r, "rcu.tree.kthread_prio", &prio) && prio != stock_kthread_prio(res->policy))
+                        g_string_append_printf(env, ", kthread_prio=%d", (int)prio);
+                res->environment = g_string_free(env, FALSE);
+        }
         /* The worst wake-up of each periodic class (rt_tasks.N.class). */
         res->rt_max_ns = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         res->rt_task_class = g_ptr_array_new_with_free_func(g_free);
@@ -1517,6 +1539,7 @@ static void results_free(struct policy_runs *prs, int np)
 
                         g_free(r->rundir);
                         g_free(r->flavour);
+                        g_free(r->environment);
                         if (r->rt_max_ns)
                                 g_hash_table_destroy(r->rt_max_ns);
                         if (r->rt_task_class)

@@ -302,6 +302,11 @@ const struct kernel_env *sim_kernel(const struct sim *sim)
         return &sim->env;
 }
 
+bool sim_cpu_tick_stopped(const struct sim *sim, int cpu)
+{
+        return sim->cpus[cpu].tick_stopped;
+}
+
 struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error)
 {
         struct sim *sim = g_new0(struct sim, 1);

@@ -80,6 +80,8 @@ struct kernel_env;
 /* The kernel generation's environment @sc runs in under @policy (kernel.h). */
 gboolean sim_kernel_env(const struct scenario *sc, const char *policy, struct kernel_env *env, GError **error);
 const struct kernel_env *sim_kernel(const struct sim *sim);
+/* [scenario] nohz_idle: is @cpu idle with its tick stopped? */
+bool sim_cpu_tick_stopped(const struct sim *sim, int cpu);
 
 const struct report *sim_report(const struct sim *sim);
 int64_t sim_now(const struct sim *sim);
