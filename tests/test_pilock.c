@@ -1,5 +1,6 @@
 /* Policy pi-lock (approach 3): the per-task lock taken in the scheduler
  * path, boosting by priority inheritance, serial boosting, the hand-off race. */
+#include "sim/rcupreempt.h"
 #include "testutil.h"
 
 #define RT(p) (99 - (p))
@@ -132,7 +133,7 @@ START_TEST(rt_readers_are_never_boosted)
         ck_assert_str_eq(policy_state(sim, r), "lock-free");
         ck_assert_int_eq(summary_value(sim, "policy_stats.readers_boosted"), 0);
         ck_assert_int_eq(summary_value(sim, "policy_stats.rt_readers_not_boosted"), 1);
-        ck_assert_int_eq(sim->rcu.state, RCU_FLIP_WAITZERO);
+        ck_assert_int_eq(sim->rcu.preempt->state, RCU_FLIP_WAITZERO);
         sim_free(sim);
         scenario_free(sc);
         /* booster boosts the same reader (to RT 48, above the hog). */

@@ -1,5 +1,6 @@
 /* Grace periods: the flip machine, callback staging, stalls, memory, OOM,
  * and the safety oracle. */
+#include "sim/rcupreempt.h"
 #include "testutil.h"
 
 #define HEAD(cpus, dur) "[scenario]\ncpus=" #cpus "\nduration=" dur "\n" ZERO_COSTS
@@ -15,7 +16,7 @@ START_TEST(callback_waits_two_flip_cycles)
                 "[task:u]\nsched=fifo:10\nstart=500us\nprogram=call_rcu 1KiB; sleep 1s\n", "none", &sc);
 
         sim_run_until(sim, US(600));
-        ck_assert_int_eq(sim->rcu.completed, 0);
+        ck_assert_int_eq(sim->rcu.preempt->completed, 0);
         ck_assert_int_eq(sim->rcu.memory_bytes, 1024);
         RUN_UNTIL(sim, sim->rcu.invoked == 1, 100);
         ck_assert_int_eq(sim->rcu.invoked, 1);
@@ -23,7 +24,7 @@ START_TEST(callback_waits_two_flip_cycles)
          * passed first. */
         ck_assert_int_ge(sim->rcu.flips_completed, 2);
         ck_assert_int_ge(sim->rcu.gp_completed, 1);
-        ck_assert_int_ge(sim->rcu.completed, 3);
+        ck_assert_int_ge(sim->rcu.preempt->completed, 3);
         ck_assert_int_ge(sim_now(sim), MS(6));
         ck_assert_int_eq(sim->rcu.memory_bytes, 0);
         sim_free(sim);
@@ -64,18 +65,18 @@ START_TEST(call_rcu_advances_and_acknowledges_first)
         struct sim *sim = sim_from_text(HEAD(1, "1s")
                 "[task:u]\nsched=fifo:10\nstart=500us\nprogram=call_rcu 1KiB; compute 200us; call_rcu 1KiB; sleep 1s\n",
                 "none", &sc);
-        struct rcu_cpu *rdp = &sim->rcu.cpus[0];
+        struct rcu_cpu *rdp = &sim->rcu.preempt->cpus[0];
 
         sim_run_until(sim, US(600));
         ck_assert_int_eq(rdp->next.count, 1);
         /* A flip this CPU has not seen yet, as another CPU's tick would make. */
-        sim->rcu.completed++;
+        sim->rcu.preempt->completed++;
         rdp->flip_pending = true;
-        sim->rcu.acks_pending = 1;
+        sim->rcu.preempt->acks_pending = 1;
         sim_run_until(sim, US(800));
         ck_assert(!rdp->flip_pending);
-        ck_assert_int_eq(sim->rcu.acks_pending, 0);
-        ck_assert_int_eq(rdp->completed, sim->rcu.completed);
+        ck_assert_int_eq(sim->rcu.preempt->acks_pending, 0);
+        ck_assert_int_eq(rdp->completed, sim->rcu.preempt->completed);
         ck_assert_int_eq(rdp->wait[0].count, 1);        /* the first callback moved on */
         ck_assert_int_eq(rdp->next.count, 1);           /* the second waits in next */
         sim_free(sim);
@@ -94,8 +95,8 @@ START_TEST(flip_machine_visits_every_state_in_order)
 
         for (int ms = 1; ms <= 5 && n < 8; ms++) {
                 sim_run_until(sim, MS(ms));
-                if (n == 0 || seen[n - 1] != sim->rcu.state)
-                        seen[n++] = sim->rcu.state;
+                if (n == 0 || seen[n - 1] != sim->rcu.preempt->state)
+                        seen[n++] = sim->rcu.preempt->state;
         }
         ck_assert_int_ge(n, 5);
         ck_assert_int_eq(seen[0], RCU_FLIP_WAITACK);
@@ -120,7 +121,7 @@ START_TEST(preempted_reader_holds_waitzero)
         struct task *reader = find_task(sim, "reader");
 
         sim_run_until(sim, MS(15));
-        ck_assert_int_eq(sim->rcu.state, RCU_FLIP_WAITZERO);
+        ck_assert_int_eq(sim->rcu.preempt->state, RCU_FLIP_WAITZERO);
         ck_assert_int_eq(reader->rcu_nesting, 1);
         ck_assert_int_eq(reader->state, TASK_RUNNABLE);
         ck_assert_int_eq(sim->rcu.invoked, 0);
@@ -147,9 +148,9 @@ START_TEST(reader_counters_follow_migration)
 
         sim_run_until(sim, MS(4));
         ck_assert_int_eq(find_task(sim, "reader")->cpu, 1);
-        ck_assert_int_eq(sim->rcu.cpus[0].flipctr[0], 1);
-        ck_assert_int_eq(sim->rcu.cpus[1].flipctr[0], -1);
-        ck_assert_int_eq(sim->rcu.flipsum[0], 0);
+        ck_assert_int_eq(sim->rcu.preempt->cpus[0].flipctr[0], 1);
+        ck_assert_int_eq(sim->rcu.preempt->cpus[1].flipctr[0], -1);
+        ck_assert_int_eq(sim->rcu.preempt->flipsum[0], 0);
         sim_free(sim);
         scenario_free(sc);
 }

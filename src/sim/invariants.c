@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "engine.h"
+#include "rcupreempt.h"
 #include "tree.h"
 
 static void dump_and_abort(struct sim *sim, const char *what, const struct task *t)
@@ -27,10 +28,12 @@ static void dump_and_abort(struct sim *sim, const char *what, const struct task 
                         x->boost_prio == PRIO_NONE ? -1 : x->boost_prio, x->rcu_nesting,
                         x->blocked_on ? x->blocked_on->name : "-");
         }
-        fprintf(stderr, "  rcu: state=%s completed=%" G_GINT64_FORMAT " flipsum=%" G_GINT64_FORMAT ",%"
-                G_GINT64_FORMAT " memory=%" G_GINT64_FORMAT "\n", rcu_state_name(sim),
-                (gint64)sim->rcu.completed, (gint64)sim->rcu.flipsum[0], (gint64)sim->rcu.flipsum[1],
+        fprintf(stderr, "  rcu: state=%s memory=%" G_GINT64_FORMAT "\n", rcu_state_name(sim),
                 (gint64)sim->rcu.memory_bytes);
+        if (sim->rcu.preempt)
+                fprintf(stderr, "  rcupreempt: completed=%" G_GINT64_FORMAT " flipsum=%" G_GINT64_FORMAT ",%"
+                        G_GINT64_FORMAT "\n", (gint64)sim->rcu.preempt->completed,
+                        (gint64)sim->rcu.preempt->flipsum[0], (gint64)sim->rcu.preempt->flipsum[1]);
         abort();
 }
 
@@ -87,9 +90,9 @@ void sim_check_invariants(struct sim *sim)
                       (heap_size(&cpu->fair_rq) <= sim->fair_max_len &&
                        cpumask_test(&sim->fair_by_len[heap_size(&cpu->fair_rq)], c)),
                       "a CPU is not in the set for its fair queue's length", NULL);
-                if (sim->rcu.cpus) {
-                        sum[0] += sim->rcu.cpus[c].flipctr[0];
-                        sum[1] += sim->rcu.cpus[c].flipctr[1];
+                if (sim->rcu.preempt) {
+                        sum[0] += sim->rcu.preempt->cpus[c].flipctr[0];
+                        sum[1] += sim->rcu.preempt->cpus[c].flipctr[1];
                 }
         }
         CHECK(sim->cpupri_stale == -1, "a switch left a CPU's rank unsettled", NULL);
@@ -104,7 +107,7 @@ void sim_check_invariants(struct sim *sim)
                       (n != sim->fair_max_len || in > 0),
                       "the CPU sets by fair queue length disagree with their counts", NULL);
         }
-        CHECK(sum[0] == sim->rcu.flipsum[0] && sum[1] == sim->rcu.flipsum[1],
+        CHECK(!sim->rcu.preempt || (sum[0] == sim->rcu.preempt->flipsum[0] && sum[1] == sim->rcu.preempt->flipsum[1]),
               "flip-counter sums drifted from the per-CPU counters", NULL);
         CHECK(sim->rcu.memory_bytes >= 0 && sim->rcu.outstanding >= 0, "negative memory or callbacks", NULL);
         for (guint i = 0; i < sim->tasks->len; i++) {
@@ -136,7 +139,7 @@ void sim_check_invariants(struct sim *sim)
         }
         CHECK(readers_on_mutex == sim->rcu.readers_on_mutex,
               "the count of readers waiting for a mutex is out of date", NULL);
-        if (sim->rcu.cpus)
+        if (sim->rcu.preempt)
                 CHECK(sum[0] + sum[1] == readers, "flip counters do not add up to the readers inside", NULL);
         for (int i = 0; i < rcu_tree_nleaves(sim); i++) {
                 const struct rcu_node *rnp = rcu_tree_leaf(sim, i);

@@ -97,29 +97,13 @@ struct rcu_flavour_ops {
 };
 
 struct rcu_tree;
+struct rcu_preempt;
 
 struct rcu {
         const struct rcu_flavour_ops *flavour;
-        struct rcu_tree *tree;          /* flavour=tree's state */
+        struct rcu_tree *tree;          /* flavour=tree's state (tree.c) */
 
-        /* ---- rcupreempt ---- */
-        int64_t completed;
-        enum rcu_flip_state state;
-        int64_t flipsum[2];             /* sum of all CPUs' flipctr[i] */
-        int acks_pending;               /* CPUs yet to see the flip */
-        int mbs_pending;                /* CPUs yet to do their barrier */
-        sim_time_ns gp_start_ns;        /* of the flip cycle in progress (or last) */
-        /* Starts of the last RCU_GP_STAGES flip cycles, by flip number mod
-         * RCU_GP_STAGES: a grace period is RCU_GP_STAGES consecutive flips. */
-        sim_time_ns flip_start_ns[RCU_GP_STAGES];
-        /* ... and whether callbacks entered wait[0] at that flip: only then
-         * does anything wait for the grace period that flip began (after an
-         * idle spell with no callbacks, two flips in a row are no grace
-         * period anybody waited for). */
-        bool flip_began_gp[RCU_GP_STAGES];
-        sim_time_ns phase_start_ns;
-        sim_time_ns phase_ns[4];        /* time spent in each state this GP */
-        struct rcu_cpu *cpus;
+        struct rcu_preempt *preempt;    /* flavour=rcupreempt's state (rcupreempt.h) */
 
         /* ---- both ---- */
         int64_t memory_bytes;

@@ -55,9 +55,10 @@ static void init_rcupreempt(struct sim *sim)
 {
         struct rcu *rcu = &sim->rcu;
 
-        rcu->cpus = g_new0(struct rcu_cpu, sim->ncpus);
+        rcu->preempt = g_new0(struct rcu_preempt, 1);
+        rcu->preempt->cpus = g_new0(struct rcu_cpu, sim->ncpus);
         for (int c = 0; c < sim->ncpus; c++) {
-                struct rcu_cpu *rdp = &rcu->cpus[c];
+                struct rcu_cpu *rdp = &rcu->preempt->cpus[c];
 
                 cblist_init(&rdp->next);
                 cblist_init(&rdp->done);
@@ -70,8 +71,10 @@ static void finish_rcupreempt(struct sim *sim)
 {
         struct rcu *rcu = &sim->rcu;
 
-        for (int c = 0; rcu->cpus && c < sim->ncpus; c++) {
-                struct rcu_cpu *rdp = &rcu->cpus[c];
+        if (!rcu->preempt)
+                return;
+        for (int c = 0; rcu->preempt->cpus && c < sim->ncpus; c++) {
+                struct rcu_cpu *rdp = &rcu->preempt->cpus[c];
 
                 rcu_free_callbacks(rdp->next.head);
                 rcu_free_callbacks(rdp->done.head);
@@ -79,7 +82,8 @@ static void finish_rcupreempt(struct sim *sim)
                         rcu_free_callbacks(rdp->wait[i].head);
                 g_free(rdp->inflight);
         }
-        g_free(rcu->cpus);
+        g_free(rcu->preempt->cpus);
+        g_clear_pointer(&rcu->preempt, g_free);
 }
 
 /* ---- read side: the flip counters ---- */
@@ -88,9 +92,9 @@ static void read_lock_rcupreempt(struct sim *sim, struct task *t)
 {
         struct rcu *rcu = &sim->rcu;
 
-        t->rcu_idx = (int)(rcu->completed & 1);
-        rcu->cpus[t->cpu].flipctr[t->rcu_idx]++;
-        rcu->flipsum[t->rcu_idx]++;
+        t->rcu_idx = (int)(rcu->preempt->completed & 1);
+        rcu->preempt->cpus[t->cpu].flipctr[t->rcu_idx]++;
+        rcu->preempt->flipsum[t->rcu_idx]++;
         rcu_reader_begin(sim, t);
 }
 
@@ -99,11 +103,11 @@ static void read_unlock_rcupreempt(struct sim *sim, struct task *t)
         struct rcu *rcu = &sim->rcu;
 
         /* The CPU it runs on now, not the one it started on. */
-        rcu->cpus[t->cpu].flipctr[t->rcu_idx]--;
-        rcu->flipsum[t->rcu_idx]--;
+        rcu->preempt->cpus[t->cpu].flipctr[t->rcu_idx]--;
+        rcu->preempt->flipsum[t->rcu_idx]--;
         rcu_reader_end(sim, t);
         if (t->rcu_preempted)
-                sim_trace(sim, t->cpu, "rcu_unlock_preempted_task", "rcu_preempt %ld %d", (long)rcu->completed,
+                sim_trace(sim, t->cpu, "rcu_unlock_preempted_task", "rcu_preempt %ld %d", (long)rcu->preempt->completed,
                           task_pid(t));
         rcu_reader_done(sim, t);
 }
@@ -111,7 +115,7 @@ static void read_unlock_rcupreempt(struct sim *sim, struct task *t)
 static void switch_out_rcupreempt(struct sim *sim, struct task *t, enum rcu_block_reason why)
 {
         (void)why;
-        sim_trace(sim, t->cpu, "rcu_preempt_task", "rcu_preempt %ld %d", (long)sim->rcu.completed, task_pid(t));
+        sim_trace(sim, t->cpu, "rcu_preempt_task", "rcu_preempt %ld %d", (long)sim->rcu.preempt->completed, task_pid(t));
 }
 
 /* ---- callbacks ---- */
@@ -124,8 +128,8 @@ static void enqueue_rcupreempt(struct sim *sim, struct task *t, struct rcu_callb
 {
         struct rcu *rcu = &sim->rcu;
 
-        advance_callbacks(rcu, &rcu->cpus[t->cpu]);
-        cblist_append(&rcu->cpus[t->cpu].next, cb);
+        advance_callbacks(rcu, &rcu->preempt->cpus[t->cpu]);
+        cblist_append(&rcu->preempt->cpus[t->cpu].next, cb);
 }
 
 /* Does reader @r hold up the grace period @waiter waits for?  Surely if its
@@ -138,7 +142,7 @@ static bool holds_up_rcupreempt(const struct sim *sim, const struct task *r, con
         const struct rcu *rcu = &sim->rcu;
 
         return r->rcu_read_start_ns <= waiter->sync_start_ns ||
-               (rcu->state != RCU_FLIP_IDLE && r->rcu_idx == !(rcu->completed & 1));
+               (rcu->preempt->state != RCU_FLIP_IDLE && r->rcu_idx == !(rcu->preempt->completed & 1));
 }
 
 /* The callback thread (rcu_cb/N): invoke `done` callbacks one at a time. */
@@ -172,9 +176,9 @@ static void start_rcupreempt(struct sim *sim)
 
                 cpumask_clear(&only);
                 cpumask_set(&only, c);
-                sim->rcu.cpus[c].cb_thread = sim_kthread_create(sim, name, &sim->sc->callback_sched,
+                sim->rcu.preempt->cpus[c].cb_thread = sim_kthread_create(sim, name, &sim->sc->callback_sched,
                                                                 &only, cb_thread_step,
-                                                                &sim->rcu.cpus[c], false);
+                                                                &sim->rcu.preempt->cpus[c], false);
         }
 }
 
@@ -190,12 +194,12 @@ static void enter_state(struct sim *sim, int cpu, enum rcu_flip_state s)
         struct rcu *rcu = &sim->rcu;
 
         /* As the kernel's rcu_grace_period: flavour, number, event. */
-        sim_trace(sim, cpu, "rcu_grace_period", "rcu_preempt %ld %s", (long)rcu->completed,
+        sim_trace(sim, cpu, "rcu_grace_period", "rcu_preempt %ld %s", (long)rcu->preempt->completed,
                   s == RCU_FLIP_IDLE ? "end" : rcu_flip_state_name(s));
 
-        rcu->phase_ns[rcu->state] += sim->now - rcu->phase_start_ns;
-        rcu->phase_start_ns = sim->now;
-        rcu->state = s;
+        rcu->preempt->phase_ns[rcu->preempt->state] += sim->now - rcu->preempt->phase_start_ns;
+        rcu->preempt->phase_start_ns = sim->now;
+        rcu->preempt->state = s;
         timeline_gp(sim->timeline, sim->now, rcu_flip_state_name(s));
 }
 
@@ -207,9 +211,9 @@ static sim_time_ns gp_start_of(const struct rcu *rcu, int64_t flip)
 {
         int64_t first = flip - (RCU_GP_STAGES - 1);
 
-        if (first < 1 || !rcu->flip_began_gp[first % RCU_GP_STAGES])
+        if (first < 1 || !rcu->preempt->flip_began_gp[first % RCU_GP_STAGES])
                 return -1;
-        return rcu->flip_start_ns[first % RCU_GP_STAGES];
+        return rcu->preempt->flip_start_ns[first % RCU_GP_STAGES];
 }
 
 /* Did callbacks enter wait[0] at the flip that is ending?  Every CPU has
@@ -217,7 +221,7 @@ static sim_time_ns gp_start_of(const struct rcu *rcu, int64_t flip)
 static bool callbacks_entered_wait(const struct sim *sim)
 {
         for (int c = 0; c < sim->ncpus; c++)
-                if (sim->rcu.cpus[c].wait[0].head)
+                if (sim->rcu.preempt->cpus[c].wait[0].head)
                         return true;
         return false;
 }
@@ -227,11 +231,11 @@ static bool callbacks_entered_wait(const struct sim *sim)
 static void flip_ended(struct sim *sim)
 {
         struct rcu *rcu = &sim->rcu;
-        int64_t len = sim->now - rcu->gp_start_ns;
-        sim_time_ns gp_start = gp_start_of(rcu, rcu->completed);
+        int64_t len = sim->now - rcu->preempt->gp_start_ns;
+        sim_time_ns gp_start = gp_start_of(rcu, rcu->preempt->completed);
         int64_t gp_len = gp_start >= 0 ? sim->now - gp_start : -1;
 
-        rcu->flip_began_gp[rcu->completed % RCU_GP_STAGES] = callbacks_entered_wait(sim);
+        rcu->preempt->flip_began_gp[rcu->preempt->completed % RCU_GP_STAGES] = callbacks_entered_wait(sim);
         rcu->flips_completed++;
         latency_stat_add(&rcu->flip_latency, len);
         if (gp_len >= 0)
@@ -240,9 +244,9 @@ static void flip_ended(struct sim *sim)
                 fprintf(rcu->gp_csv, "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
                         ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
                         ",%" G_GINT64_FORMAT ",",
-                        (gint64)rcu->completed, (gint64)rcu->gp_start_ns, (gint64)sim->now, (gint64)len,
-                        (gint64)rcu->phase_ns[RCU_FLIP_WAITACK], (gint64)rcu->phase_ns[RCU_FLIP_WAITZERO],
-                        (gint64)rcu->phase_ns[RCU_FLIP_WAITMB]);
+                        (gint64)rcu->preempt->completed, (gint64)rcu->preempt->gp_start_ns, (gint64)sim->now, (gint64)len,
+                        (gint64)rcu->preempt->phase_ns[RCU_FLIP_WAITACK], (gint64)rcu->preempt->phase_ns[RCU_FLIP_WAITZERO],
+                        (gint64)rcu->preempt->phase_ns[RCU_FLIP_WAITMB]);
                 if (gp_len >= 0)
                         fprintf(rcu->gp_csv, "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT, (gint64)gp_start,
                                 (gint64)gp_len);
@@ -251,7 +255,7 @@ static void flip_ended(struct sim *sim)
                 fputc('\n', rcu->gp_csv);
         }
         if (sim->policy->gp_end)
-                sim->policy->gp_end(sim->pol, rcu->completed);
+                sim->policy->gp_end(sim->pol, rcu->preempt->completed);
 }
 
 /* rcu_try_flip(): advance the global machine by at most one state. */
@@ -259,40 +263,40 @@ static void try_flip(struct sim *sim, int cpu)
 {
         struct rcu *rcu = &sim->rcu;
 
-        switch (rcu->state) {
+        switch (rcu->preempt->state) {
         case RCU_FLIP_IDLE:
-                if (!cpu_has_callbacks(&rcu->cpus[cpu]))
+                if (!cpu_has_callbacks(&rcu->preempt->cpus[cpu]))
                         return;
-                rcu->completed++;
+                rcu->preempt->completed++;
                 for (int c = 0; c < sim->ncpus; c++)
-                        rcu->cpus[c].flip_pending = true;
-                rcu->acks_pending = sim->ncpus;
-                rcu->gp_start_ns = sim->now;
-                rcu->flip_start_ns[rcu->completed % RCU_GP_STAGES] = sim->now;
-                rcu->phase_start_ns = sim->now;
-                memset(rcu->phase_ns, 0, sizeof(rcu->phase_ns));
-                rcu->state = RCU_FLIP_WAITACK;
-                sim_trace(sim, cpu, "rcu_grace_period", "rcu_preempt %ld start", (long)rcu->completed);
-                timeline_gp(sim->timeline, sim->now, rcu_flip_state_name(rcu->state));
+                        rcu->preempt->cpus[c].flip_pending = true;
+                rcu->preempt->acks_pending = sim->ncpus;
+                rcu->preempt->gp_start_ns = sim->now;
+                rcu->preempt->flip_start_ns[rcu->preempt->completed % RCU_GP_STAGES] = sim->now;
+                rcu->preempt->phase_start_ns = sim->now;
+                memset(rcu->preempt->phase_ns, 0, sizeof(rcu->preempt->phase_ns));
+                rcu->preempt->state = RCU_FLIP_WAITACK;
+                sim_trace(sim, cpu, "rcu_grace_period", "rcu_preempt %ld start", (long)rcu->preempt->completed);
+                timeline_gp(sim->timeline, sim->now, rcu_flip_state_name(rcu->preempt->state));
                 rcu_check_deadlock(sim);
                 if (sim->policy->gp_start)
-                        sim->policy->gp_start(sim->pol, rcu->completed);
+                        sim->policy->gp_start(sim->pol, rcu->preempt->completed);
                 break;
         case RCU_FLIP_WAITACK:
-                if (rcu->acks_pending == 0)
+                if (rcu->preempt->acks_pending == 0)
                         enter_state(sim, cpu, RCU_FLIP_WAITZERO);
                 break;
         case RCU_FLIP_WAITZERO:
                 /* Readers that started before the flip used the other index. */
-                if (rcu->flipsum[!(rcu->completed & 1)] != 0 && !sim->sc->break_grace_periods)
+                if (rcu->preempt->flipsum[!(rcu->preempt->completed & 1)] != 0 && !sim->sc->break_grace_periods)
                         return;
                 for (int c = 0; c < sim->ncpus; c++)
-                        rcu->cpus[c].mb_pending = true;
-                rcu->mbs_pending = sim->ncpus;
+                        rcu->preempt->cpus[c].mb_pending = true;
+                rcu->preempt->mbs_pending = sim->ncpus;
                 enter_state(sim, cpu, RCU_FLIP_WAITMB);
                 break;
         case RCU_FLIP_WAITMB:
-                if (rcu->mbs_pending == 0) {
+                if (rcu->preempt->mbs_pending == 0) {
                         enter_state(sim, cpu, RCU_FLIP_IDLE);
                         flip_ended(sim);
                 }
@@ -303,16 +307,16 @@ static void try_flip(struct sim *sim, int cpu)
 /* __rcu_advance_callbacks(): move lists along when `completed` moved. */
 static void advance_callbacks(struct rcu *rcu, struct rcu_cpu *rdp)
 {
-        if (rdp->completed != rcu->completed) {
+        if (rdp->completed != rcu->preempt->completed) {
                 cblist_splice(&rdp->done, &rdp->wait[RCU_GP_STAGES - 1]);
                 for (int i = RCU_GP_STAGES - 2; i >= 0; i--)
                         cblist_splice(&rdp->wait[i + 1], &rdp->wait[i]);
                 cblist_splice(&rdp->wait[0], &rdp->next);
-                rdp->completed = rcu->completed;
+                rdp->completed = rcu->preempt->completed;
         }
         if (rdp->flip_pending) {
                 rdp->flip_pending = false;
-                rcu->acks_pending--;
+                rcu->preempt->acks_pending--;
         }
 }
 
@@ -320,13 +324,13 @@ static void advance_callbacks(struct rcu *rcu, struct rcu_cpu *rdp)
 static void tick_rcupreempt(struct sim *sim, int cpu)
 {
         struct rcu *rcu = &sim->rcu;
-        struct rcu_cpu *rdp = &rcu->cpus[cpu];
+        struct rcu_cpu *rdp = &rcu->preempt->cpus[cpu];
 
         if (rdp->mb_pending) {
                 rdp->mb_pending = false;
-                rcu->mbs_pending--;
+                rcu->preempt->mbs_pending--;
         }
-        if (rcu->completed == rdp->completed)
+        if (rcu->preempt->completed == rdp->completed)
                 try_flip(sim, cpu);
         advance_callbacks(rcu, rdp);
         if (rdp->done.head && rdp->cb_thread->state == TASK_WAITING)
@@ -338,11 +342,11 @@ static void tick_rcupreempt(struct sim *sim, int cpu)
 static int64_t gp_in_progress_rcupreempt(const struct sim *sim)
 {
         const struct rcu *rcu = &sim->rcu;
-        sim_time_ns gp_start = gp_start_of(rcu, rcu->completed);
+        sim_time_ns gp_start = gp_start_of(rcu, rcu->preempt->completed);
 
-        if (rcu->state == RCU_FLIP_IDLE)
+        if (rcu->preempt->state == RCU_FLIP_IDLE)
                 return 0;
-        return gp_start >= 0 ? sim->now - gp_start : sim->now - rcu->gp_start_ns;
+        return gp_start >= 0 ? sim->now - gp_start : sim->now - rcu->preempt->gp_start_ns;
 }
 
 static void report_rcupreempt(struct sim *sim, struct report *r)
@@ -351,11 +355,11 @@ static void report_rcupreempt(struct sim *sim, struct report *r)
         struct rcu_report_state st = {
                 /* the age of the flip in progress; gp_in_progress is that of
                  * the oldest grace period it would complete */
-                .flip_age = rcu->state == RCU_FLIP_IDLE ? 0 : sim->now - rcu->gp_start_ns,
+                .flip_age = rcu->preempt->state == RCU_FLIP_IDLE ? 0 : sim->now - rcu->preempt->gp_start_ns,
         };
 
         for (int c = 0; c < sim->ncpus; c++) {
-                const struct rcu_cpu *rdp = &rcu->cpus[c];
+                const struct rcu_cpu *rdp = &rcu->preempt->cpus[c];
                 const struct rcu_cblist *lists[] = { &rdp->next, &rdp->wait[0], &rdp->wait[1], &rdp->done };
 
                 for (size_t l = 0; l < G_N_ELEMENTS(lists); l++)
@@ -376,7 +380,7 @@ const char *rcu_flip_state_name(enum rcu_flip_state s)
 
 static const char *state_name_rcupreempt(const struct sim *sim)
 {
-        return rcu_flip_state_name(sim->rcu.state);
+        return rcu_flip_state_name(sim->rcu.preempt->state);
 }
 
 const struct rcu_flavour_ops rcu_rcupreempt_flavour = {

@@ -1070,8 +1070,7 @@ static void report_tree(struct sim *sim, struct report *r)
         report_int(r, "rcu.tree.tasks_queued", rt->tasks_queued);
         report_int(r, "rcu.tree.blkd_tasks_max", (int64_t)blocked_max);
         report_int(r, "rcu.tree.rcuc_wakeups", rt->rcuc_wakeups);
-        if (sim->env.nohz_idle)
-                report_int(r, "rcu.tree.dynticks_qs", rt->dynticks_qs);
+        report_int(r, "rcu.tree.dynticks_qs", rt->dynticks_qs);
         rcu_report_latencies(sim, r);
         /* a starved rcu_preempt kthread shows here */
         report_latency(r, "gp_start_delay", &rt->start_delay);
