@@ -6,10 +6,10 @@
  * ([rcu] flavour=tree, tree.c) read alike behind it.  What is the same for
  * both lives here (rcu.c): callbacks and their invocation, memory waiting
  * on RCU and out-of-memory, the latency statistics, the read-side
- * bookkeeping the safety oracle and the outputs see.  (rcupreempt's own
- * state -- its per-CPU lists and flip counters, the state machine -- is
- * still in struct rcu below, where it began; Tree RCU's has its own
- * struct rcu_tree.)
+ * bookkeeping the safety oracle and the outputs see.  Each flavour keeps
+ * its own state behind a pointer: struct rcu_preempt (rcupreempt.h: the
+ * per-CPU lists and flip counters, the state machine) and struct rcu_tree
+ * (tree.c).
  */
 #ifndef RCUBOOST_RCU_H
 #define RCUBOOST_RCU_H
