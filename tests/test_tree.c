@@ -315,6 +315,46 @@ START_TEST(the_fqs_timer_waits_for_the_timer_thread_of_the_generation)
 }
 END_TEST
 
+/* Where rcu_preempt wakes decides where its FQS timer is armed.  It first
+ * arms it on CPU 0 just as a pinned FIFO 10 hog arrives there, so ktimers/0
+ * (FIFO 1) never delivers it; the updater's call_rcu() kicks it every 200
+ * callbacks (qhimark).  6.1's find-lowest sends it, woken while the pinned
+ * hog runs on its last CPU, to CPU 1 (running a SCHED_NORMAL updater): its
+ * timers expire there and the boost comes at 500 ms.  2.6.22-rt's rule keeps
+ * it on CPU 0, over the hog, where each timer it arms is stuck again: the
+ * boost waits for the hog to end. */
+START_TEST(rt_wakeup_decides_where_rcu_preempt_arms_its_fqs_timer)
+{
+        static const char *const rules[] = { "find-lowest", "last-cpu" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(rules); i++) {
+                struct scenario *sc;
+                g_autofree char *text = g_strdup_printf(
+                        "[scenario]\ncpus=2\ntick_hz=1000\nduration=700ms\n" ZERO_COSTS
+                        "[sched]\nrt_wakeup=%s\n[rcu]\nflavour=tree\nkthread_prio=20\nqhimark=200\n" ONE_READER
+                        "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1ms\nprogram=compute 600ms\n"
+                        "[task:updater]\nsched=normal:0\naffinity=1\nprogram=loop { call_rcu 1KiB; compute 1ms }\n",
+                        rules[i]);
+                struct sim *sim = sim_from_text(text, "rcu-boost", &sc);
+                struct task *r = find_task(sim, "reader");
+                sim_time_ns boosted_at = -1;
+
+                for (sim_time_ns t = MS(400); t <= MS(650) && boosted_at < 0; t += US(100)) {
+                        sim_run_until(sim, t);
+                        if (r->prio == RT(20))
+                                boosted_at = t;
+                }
+                ck_assert(boosted_at > 0);
+                if (i == 0)
+                        ck_assert(boosted_at <= MS(505));
+                else
+                        ck_assert(boosted_at > MS(600));
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
 /* rcu_cpu_kthread_setup(): rcuc/N at SCHED_FIFO kthread_prio only with
  * CONFIG_RCU_BOOST (rcu-boost); under none on Tree RCU they are
  * SCHED_NORMAL, while rcu_preempt keeps kthread_prio either way; [rcu]
@@ -396,6 +436,7 @@ int main(void)
         tcase_add_test(tc, callback_overload_forces_a_quiescent_state_scan);
         tcase_add_test(tc, the_fqs_timer_waits_for_the_timer_thread_of_the_generation);
         tcase_add_test(tc, rcuc_is_sched_normal_without_rcu_boost);
+        tcase_add_test(tc, rt_wakeup_decides_where_rcu_preempt_arms_its_fqs_timer);
         tcase_add_test(tc, idle_cpus_report_at_the_fqs_scan_and_take_no_ticks);
         suite_add_tcase(s, tc);
         return run_suite(s);
