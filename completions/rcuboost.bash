@@ -27,7 +27,7 @@ _rcuboost()
 {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
         local cmd=${COMP_WORDS[1]}
-        local commands="run compare check sweep bench validate policies"
+        local commands="run compare check sweep bench validate policies kernel-program"
 
         COMPREPLY=()
         if [[ $COMP_CWORD -eq 1 ]]; then

@@ -388,6 +388,7 @@ static const struct command commands[] = {
         { "bench", cli_bench, "measure engine throughput and scaling (benchmarks)" },
         { "check", cli_check, "run scenarios and test their [expect] assertions (regressions)" },
         { "policies", cmd_policies, "list the boosting policies and their parameters" },
+        { "kernel-program", cli_kernel_program, "a scenario as the real-kernel harness runs it (scripts/kernel-run)" },
 };
 
 static void print_help(FILE *f)
@@ -396,7 +397,7 @@ static void print_help(FILE *f)
                 "Simulate priority boosting of preempted RCU readers (preemptible RCU as in\n"
                 "2007 -rt kernels) and compare boosting policies.\n\nCommands:\n");
         for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-                fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+                fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
         fprintf(f, "\nOptions:\n  -h, --help     show this help (COMMAND --help for a command's)\n"
                 "  --version      print the version\n\n"
                 "Example:\n  rcuboost run scenarios/oom.scn --policy none\n\n"

@@ -78,6 +78,7 @@ int cli_check(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
+int cli_kernel_program(int argc, char **argv);
 
 /* The built-in default scenario (scenarios/oom.scn), NUL-terminated. */
 const char *cli_default_scenario(void);

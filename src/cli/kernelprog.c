@@ -1,0 +1,217 @@
+/* kernelprog.c - `rcuboost kernel-program`: a scenario as the real-kernel
+ * harness runs it (scripts/kernel-run, src/kernel/rcuboost_kmod.c).
+ *
+ * The scenario is parsed and checked by the simulator's own loader, and its
+ * tasks' compiled programs are written out instruction by instruction, so
+ * the module interprets exactly what the simulator would: the same
+ * statements, the same loops, the same distributions (drawn from the
+ * module's own generator: the streams differ, the laws do not).  What a
+ * kernel cannot be made to do is refused by name; what it does by itself
+ * (the policy, [costs]) is reported as ignored.  The format is line based,
+ * for a parser in the kernel:
+ *
+ *     rcuboost-kernel-program 1
+ *     cpus N / duration NS / memory_limit BYTES / stop_on_oom 0|1 / seed S
+ *     memory_sample NS / stall_threshold NS / mutexes N
+ *     boot ARG...                  kernel command line (rcutree.*, nohz, skew_tick)
+ *     sysctl KEY VALUE             set before the run (RT throttling)
+ *     timer_thread POLICY PRIO     ktimers/N's scheduling
+ *     task NAME POLICY VALUE START STOP MASK NINSN
+ *     insn OP ARG TARGET SLOT DIST A B       (NINSN of them)
+ *     end
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "../sim/engine.h"
+#include "../sim/kernel.h"
+#include "../sim/program.h"
+
+/* The generation the kernel is: Debian 12's rt kernel. */
+#define REAL_KERNEL "6.1-rt"
+
+static const char *policy_name(enum sched_policy p)
+{
+        return p == SCHED_POLICY_FIFO ? "fifo" : p == SCHED_POLICY_RR ? "rr" : "normal";
+}
+
+static gboolean dist_supported(const struct dist *d)
+{
+        return d->kind == DIST_CONST || d->kind == DIST_EXP || d->kind == DIST_UNIFORM;
+}
+
+static void refuse(GPtrArray *why, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void refuse(GPtrArray *why, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        g_ptr_array_add(why, g_strdup_vprintf(fmt, ap));
+        va_end(ap);
+}
+
+/* Everything the scenario asks that a real 6.1-rt kernel cannot be made
+ * to do; empty when it can run. */
+static void check_runnable(const struct scenario *sc, const struct kernel_env *env, GPtrArray *why)
+{
+        if (sc->rcu_flavour && strcmp(sc->rcu_flavour, "tree") != 0)
+                refuse(why, "[rcu] flavour=%s: the kernel is Tree RCU", sc->rcu_flavour);
+        if (sc->kernel && strcmp(sc->kernel, REAL_KERNEL) != 0)
+                refuse(why, "[scenario] kernel=%s: the kernel is %s", sc->kernel, REAL_KERNEL);
+        if (env->tick_hz != 250)
+                refuse(why, "[scenario] tick_hz=%d: the kernel is built with HZ=250", env->tick_hz);
+        if (env->rt_wakeup != RT_WAKEUP_FIND_LOWEST)
+                refuse(why, "[sched] rt_wakeup=%s: the kernel's is find-lowest", rt_wakeup_name(env->rt_wakeup));
+        if (!sc->softirq_threads)
+                refuse(why, "[sched] softirq_threads=false: timeouts expire in ktimers/N");
+        if (!sc->load_balance)
+                refuse(why, "[sched] load_balance=false: the kernel balances");
+        if (sc->rcuc_sched_set)
+                refuse(why, "[rcu] rcuc_thread: the kernel sets rcuc/N itself");
+        if (sc->ncpus > 64)
+                refuse(why, "[scenario] cpus=%d: the harness boots at most 64", sc->ncpus);
+        if (sc->irqs->len)
+                refuse(why, "[irq:%s]: device interrupts are not emulated",
+                       ((struct irq_spec *)g_ptr_array_index(sc->irqs, 0))->name);
+        if (sc->events->len)
+                refuse(why, "[event:%s]: timed events are not supported by the module yet",
+                       ((struct timed_event_spec *)g_ptr_array_index(sc->events, 0))->name);
+        if (sc->break_grace_periods)
+                refuse(why, "[debug] break_grace_periods: a test switch of the simulator");
+        for (guint i = 0; i < sc->tasks->len; i++) {
+                const struct task_spec *ts = g_ptr_array_index(sc->tasks, i);
+
+                if (ts->period_ns)
+                        refuse(why, "[task:%s] period: periodic tasks are not supported by the module yet", ts->name);
+                for (int k = 0; k < ts->program->len; k++) {
+                        const struct insn *in = &ts->program->code[k];
+
+                        if ((in->op == OP_COMPUTE || in->op == OP_SLEEP || in->op == OP_CALL_RCU) &&
+                            !dist_supported(&in->q))
+                                refuse(why, "[task:%s] program: only constants, exp() and uniform() run in "
+                                       "the module", ts->name);
+                }
+        }
+}
+
+static void print_task(FILE *f, const struct scenario *sc, const struct task_spec *ts, int copy)
+{
+        g_autofree char *name = ts->count > 1 ? g_strdup_printf("%s.%d", ts->name, copy) : g_strdup(ts->name);
+        uint64_t mask = 0;
+
+        if (ts->affinity_each) {
+                mask = 1ULL << (copy % sc->ncpus);
+        } else {
+                for (int c = 0; c < sc->ncpus; c++)
+                        if (cpumask_test(&ts->affinity, c))
+                                mask |= 1ULL << c;
+        }
+        fprintf(f, "task %s %s %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_MODIFIER "x %d\n",
+                name, policy_name(ts->sched.policy), ts->sched.value, (gint64)ts->start_ns,
+                (gint64)(ts->stop_ns == SIM_TIME_NEVER ? -1 : ts->stop_ns), (guint64)mask, ts->program->len);
+        for (int k = 0; k < ts->program->len; k++) {
+                const struct insn *in = &ts->program->code[k];
+
+                fprintf(f, "insn %d %d %d %d %d %.0f %.0f\n", (int)in->op, in->arg, in->target, in->slot,
+                        (int)in->q.kind, round(in->q.a), round(in->q.b));
+        }
+}
+
+int cli_kernel_program(int argc, char **argv)
+{
+        g_auto(GStrv) sets = NULL;
+        gboolean quiet = FALSE;
+        GOptionEntry entries[] = {
+                { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key (repeatable)",
+                  "SECTION.KEY=VALUE" },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not list what the kernel ignores", NULL },
+                { NULL, 0, 0, 0, NULL, NULL, NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO.scn - the scenario as the real-kernel module runs it");
+        g_autoptr(GError) e = NULL;
+        g_autoptr(GPtrArray) why = g_ptr_array_new_with_free_func(g_free);
+        struct kernel_env env;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_summary(ctx,
+                "Writes SCENARIO's tasks and kernel settings on stdout in the line format that\n"
+                "scripts/kernel-run feeds to the rcuboost kernel module (src/kernel/). The kernel\n"
+                "is Debian 12's PREEMPT_RT 6.1 with CONFIG_RCU_BOOST: Tree RCU, HZ 250; what it\n"
+                "cannot be made to do is refused (exit 2), what it does itself (the policy,\n"
+                "[costs], [policy] keys) is listed as ignored on stderr.");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return cli_usage_error(ctx, "kernel-program: %s", e->message);
+        if (argc != 2)
+                return cli_usage_error(ctx, "kernel-program: which scenario file?");
+        g_autoptr(RcbScenario) sc = scenario_load(argv[1], (const char *const *)sets, &e);
+        if (!sc) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                return cli_error_status(e);
+        }
+        if (!kernel_env_resolve(sc, "tree", &env, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                return cli_error_status(e);
+        }
+        check_runnable(sc, &env, why);
+        if (why->len) {
+                for (guint i = 0; i < why->len; i++)
+                        fprintf(stderr, "rcuboost: %s: cannot run on the kernel: %s\n", sc->path,
+                                (char *)why->pdata[i]);
+                return EXIT_USAGE;
+        }
+        if (!quiet) {
+                if (g_key_file_has_group(sc->kf, "costs"))
+                        fprintf(stderr, "rcuboost: %s: [costs] ignored: the kernel's costs are its own\n", sc->path);
+                if (g_key_file_has_group(sc->kf, "policy"))
+                        fprintf(stderr, "rcuboost: %s: [policy] ignored: the kernel boosts as CONFIG_RCU_BOOST "
+                                "(boost_delay 500 ms, built in)\n", sc->path);
+                if (strcmp(sc->policy, "none") != 0 && strcmp(sc->policy, "rcu-boost") != 0)
+                        fprintf(stderr, "rcuboost: %s: policy %s ignored: the kernel is rcu-boost\n", sc->path,
+                                sc->policy);
+        }
+
+        printf("rcuboost-kernel-program 1\n");
+        printf("scenario %s\n", sc->name);
+        printf("cpus %d\nduration %" G_GINT64_FORMAT "\nmemory_limit %" G_GINT64_FORMAT "\nstop_on_oom %d\n",
+               sc->ncpus, (gint64)sc->duration_ns, (gint64)sc->memory_limit_bytes, sc->stop_on_oom ? 1 : 0);
+        printf("seed %" G_GUINT64_FORMAT "\nmemory_sample %" G_GINT64_FORMAT "\nstall_threshold %" G_GINT64_FORMAT
+               "\nmutexes %u\n", sc->seed, (gint64)sc->memory_sample_ns, (gint64)sc->stall_threshold_ns,
+               sc->mutexes->len);
+        /* rcutree.* as the scenario sets them; the rest is the kernel's default */
+        printf("boot");
+        if (sc->kthread_prio >= 0)
+                printf(" rcutree.kthread_prio=%d", sc->kthread_prio);
+        if (g_key_file_has_key(sc->kf, "rcu", "qhimark", NULL))
+                printf(" rcutree.qhimark=%" G_GINT64_FORMAT, (gint64)sc->qhimark);
+        if (g_key_file_has_key(sc->kf, "rcu", "qovld", NULL))
+                printf(" rcutree.qovld=%" G_GINT64_FORMAT, (gint64)sc->qovld);
+        if (sc->jiffies_till_first_fqs >= 0)
+                printf(" rcutree.jiffies_till_first_fqs=%" G_GINT64_FORMAT, (gint64)sc->jiffies_till_first_fqs);
+        if (sc->jiffies_till_next_fqs >= 0)
+                printf(" rcutree.jiffies_till_next_fqs=%" G_GINT64_FORMAT, (gint64)sc->jiffies_till_next_fqs);
+        if (g_key_file_has_key(sc->kf, "rcu", "fanout_leaf", NULL))
+                printf(" rcutree.rcu_fanout_leaf=%d", sc->fanout_leaf);
+        if (!env.nohz_idle)
+                printf(" nohz=off");
+        if (sc->skew_tick)
+                printf(" skew_tick=1");
+        printf("\n");
+        printf("sysctl kernel.sched_rt_period_us %" G_GINT64_FORMAT "\n", (gint64)(sc->rt_period_ns / 1000));
+        printf("sysctl kernel.sched_rt_runtime_us %" G_GINT64_FORMAT "\n",
+               (gint64)(env.rt_runtime_ns < 0 ? -1 : env.rt_runtime_ns / 1000));
+        printf("timer_thread %s %d\n", policy_name(env.timer_thread.policy), env.timer_thread.value);
+        for (guint i = 0; i < sc->tasks->len; i++) {
+                const struct task_spec *ts = g_ptr_array_index(sc->tasks, i);
+
+                for (int copy = 0; copy < ts->count; copy++)
+                        print_task(stdout, sc, ts, copy);
+        }
+        printf("end\n");
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+                fprintf(stderr, "rcuboost: kernel-program: writing stdout failed\n");
+                return EXIT_FAILURE;
+        }
+        return EXIT_OK;
+}
