@@ -7,6 +7,7 @@
  * templates embedded in the binary (copied to DIR/plots/ so they can be
  * edited and rerun by hand).  Without gnuplot the numbers are still written.
  */
+#include <errno.h>
 #include <gio/gio.h>
 #include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_sort.h>
@@ -19,6 +20,7 @@
 
 #include "cli.h"
 #include "headline.h"
+#include "realruns.h"
 #include "policies/policy.h"
 #include "sim/output.h"
 #include "sim/report.h"
@@ -40,6 +42,9 @@ static const struct {
         { "policy_stats.boost_delay", "boost-delay", "Boost delay (first switch-out to boost)", "ms", 1e6 },
         { "policy_stats.boosted_time", "boosted-time", "Time boosted (boost to unboost)", "ms", 1e6 },
 };
+
+/* The row of --real's runs: the kernel is rcu-boost on Tree RCU. */
+#define REAL_POLICY "real-kernel"
 
 /* One run: a policy at one seed. */
 struct result {
@@ -65,6 +70,7 @@ struct result {
 /* A policy's runs over the seeds, and what they show together. */
 struct policy_runs {
         const char *policy;
+        bool real;                      /* runs on a real kernel (--real): not paired by seed */
         const char *flavour;
         const char *environment;
         struct result *runs;            /* n of them, seeds first .. first + n - 1 */
@@ -480,7 +486,7 @@ static gboolean write_tables(const char *dir, const struct policy_runs *prs, int
                 const struct policy_runs *base = find_runs(prs, np, baselines[b]);
 
                 for (int p = 0; base && p < np; p++) {
-                        if (&prs[p] == base)
+                        if (&prs[p] == base || prs[p].real)
                                 continue;
                         for (size_t m = 0; m < G_N_ELEMENTS(paired_metrics); m++) {
                                 int better, worse;
@@ -529,7 +535,7 @@ static gboolean write_tables(const char *dir, const struct policy_runs *prs, int
                         "| policy | memory (out of memory is worse; then the peak) | GP max |\n|---|---|---|\n",
                         base->policy);
                 for (int p = 0; p < np; p++) {
-                        if (&prs[p] == base)
+                        if (&prs[p] == base || prs[p].real)
                                 continue;
                         fprintf(f, "| %s |", prs[p].policy);
                         for (size_t m = 0; m < G_N_ELEMENTS(paired_metrics); m++) {
@@ -579,7 +585,7 @@ static void print_table(const struct policy_runs *prs, int np, int64_t thr_ns)
                         continue;
                 printf("against %s, seed by seed (sign test):\n", base->policy);
                 for (int p = 0; p < np; p++) {
-                        if (&prs[p] == base)
+                        if (&prs[p] == base || prs[p].real)
                                 continue;
                         printf("  %-16s", prs[p].policy);
                         for (size_t m = 0; m < G_N_ELEMENTS(paired_metrics); m++) {
@@ -1485,7 +1491,8 @@ static void remove_stale_seeds(const char *dir, uint64_t first_seed, int nseeds)
  * files are removed, and so are the runs of policies and seeds not
  * compared now.  DIR/POLICY/ holds the policy's pooled plot data and a
  * directory seed-S/ per run. */
-static int prepare_out(const char *out, GPtrArray *names, uint64_t first_seed, int nseeds, GError **error)
+static int prepare_out(const char *out, GPtrArray *names, uint64_t first_seed, int nseeds, gboolean real,
+                       GError **error)
 {
         int lock;
         g_autoptr(GPtrArray) ours = g_ptr_array_new_with_free_func(g_free);
@@ -1498,6 +1505,7 @@ static int prepare_out(const char *out, GPtrArray *names, uint64_t first_seed, i
                 g_ptr_array_add(ours, g_strdup(files[i]));
         for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
                 g_ptr_array_add(ours, g_strconcat((*p)->name, "/", NULL));
+        g_ptr_array_add(ours, g_strdup(REAL_POLICY "/"));
         g_ptr_array_add(ours, NULL);
         /* the policy's pooled files and runs, or an earlier layout's run */
         g_ptr_array_add(policy_files, "seed-*/");
@@ -1527,6 +1535,20 @@ static int prepare_out(const char *out, GPtrArray *names, uint64_t first_seed, i
                         return -1;
                 }
                 remove_stale_seeds(dir, first_seed, nseeds);
+        }
+        /* --real: the pooled files of the real runs (the runs stay where they are) */
+        g_autofree char *real_dir = g_build_filename(out, REAL_POLICY, NULL);
+
+        if (real) {
+                if (!output_dir_prepare(real_dir, (const char *const *)policy_files->pdata, error) ||
+                    (g_mkdir_with_parents(real_dir, 0777) != 0 &&
+                     (g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "%s: %s", real_dir,
+                                  g_strerror(errno)), TRUE))) {
+                        output_dir_unlock(lock);
+                        return -1;
+                }
+        } else if (g_file_test(real_dir, G_FILE_TEST_IS_DIR)) {
+                remove_stale_dir(real_dir, (const char *const *)policy_files->pdata);
         }
         return lock;
 }
@@ -1565,6 +1587,8 @@ int cli_compare(int argc, char **argv)
         gboolean trace = FALSE;
         g_autofree char *trace_format = NULL;
         g_autofree char *trace_window = NULL;
+        g_autofree char *real_dir = NULL;
+        g_auto(GStrv) real_runs = NULL;
         gint nthreads = (gint)MIN(g_get_num_processors(), 64);
         gint nseeds = COMPARE_DEFAULT_SEEDS;
         struct compare_job *jobs;
@@ -1591,6 +1615,9 @@ int cli_compare(int argc, char **argv)
                 { "trace-window", 0, 0, G_OPTION_ARG_STRING, &trace_window,
                   "Trace only this window, e.g. 990ms,60ms (default: the timeline window; 'all' for the whole run)",
                   "START,LENGTH" },
+                { "real", 0, 0, G_OPTION_ARG_FILENAME, &real_dir,
+                  "Also set DIR's runs of the scenario on a real kernel beside the simulated ones "
+                  "(scripts/kernel-run --out DIR; a row and curve of their own, not paired by seed)", "DIR" },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
                 { NULL },
         };
@@ -1687,8 +1714,30 @@ int cli_compare(int argc, char **argv)
                         return EXIT_USAGE;
                 }
         }
+        /* --real: every run readable, and of this scenario, before any output is made */
+        if (real_dir) {
+                real_runs = real_run_dirs(real_dir, &e);
+                for (char **d = real_runs; d && *d; d++) {
+                        g_autofree char *path = g_build_filename(*d, "summary.json", NULL);
+                        struct report *r = real_summary_load(path, &e);
+                        const char *of = r ? report_lookup_string(r, "scenario") : NULL;
+
+                        if (r && g_strcmp0(of, sc->name) != 0)
+                                g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                            "%s: a run of scenario '%s', not '%s'", path, of ? of : "?", sc->name);
+                        if (r)
+                                report_free(r);
+                        if (e)
+                                break;
+                }
+                if (e) {
+                        fprintf(stderr, "rcuboost: --real: %s\n", e->message);
+                        g_error_free(e);
+                        return EXIT_USAGE;
+                }
+        }
         /* Held until the process ends: one compare at a time in DIR. */
-        if (prepare_out(out, names, first_seed, nseeds, &e) < 0) {
+        if (prepare_out(out, names, first_seed, nseeds, real_dir != NULL, &e) < 0) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 status = cli_error_status(e);
                 g_error_free(e);
@@ -1801,6 +1850,35 @@ int cli_compare(int argc, char **argv)
                 fprintf(stderr, "rcuboost: interrupted; the outputs are marked \"complete\": false\n");
                 results_free(prs, np);
                 return cli_interrupt_status();
+        }
+        if (real_runs) {
+                struct policy_runs *pr;
+
+                prs = g_renew(struct policy_runs, prs, np + 1);
+                pr = &prs[np++];
+                memset(pr, 0, sizeof(*pr));
+                pr->policy = REAL_POLICY;
+                pr->real = true;
+                pr->n = (int)g_strv_length(real_runs);
+                pr->runs = g_new0(struct result, pr->n);
+                for (int i = 0; i < pr->n; i++) {
+                        struct result *r = &pr->runs[i];
+                        g_autofree char *path = g_build_filename(real_runs[i], "summary.json", NULL);
+                        struct report *rep = real_summary_load(path, NULL);
+                        double v;
+
+                        r->policy = REAL_POLICY;
+                        r->seed = (uint64_t)(report_lookup(rep, "run", &v) ? v : i + 1);
+                        r->rundir = g_strdup(real_runs[i]);
+                        r->status = report_lookup(rep, "complete", &v) && v ? "ok" : "incomplete";
+                        read_result(r, rep);
+                        /* the environment as booted, marked real */
+                        g_free(r->environment);
+                        r->environment = g_strdup_printf("%s, %s (real: %s)", r->flavour ? r->flavour : "tree",
+                                                         report_lookup_string(rep, "kernel.generation"),
+                                                         report_lookup_string(rep, "kernel.release"));
+                        report_free(rep);
+                }
         }
         for (int p = 0; p < np; p++)
                 summarise(&prs[p]);

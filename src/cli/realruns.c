@@ -1,0 +1,105 @@
+/* realruns.c - real-kernel runs read back; see realruns.h. */
+#include "realruns.h"
+
+#include <json-glib/json-glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/report.h"
+#include "../sim/scenario.h"
+
+/* Objects become dotted keys, as report_write_json() nests them; arrays
+ * (the list of what was not measured) are left out. */
+static void flatten(struct report *r, const char *prefix, JsonNode *node)
+{
+        if (JSON_NODE_HOLDS_OBJECT(node)) {
+                JsonObject *o = json_node_get_object(node);
+                g_autoptr(GList) members = json_object_get_members(o);
+
+                for (GList *m = members; m; m = m->next) {
+                        g_autofree char *key = *prefix ? g_strconcat(prefix, ".", m->data, NULL) : g_strdup(m->data);
+
+                        flatten(r, key, json_object_get_member(o, m->data));
+                }
+        } else if (JSON_NODE_HOLDS_NULL(node)) {
+                report_null(r, prefix);
+        } else if (JSON_NODE_HOLDS_VALUE(node)) {
+                switch (json_node_get_value_type(node) == G_TYPE_INT64 ? 'i'
+                        : json_node_get_value_type(node) == G_TYPE_DOUBLE ? 'd'
+                        : json_node_get_value_type(node) == G_TYPE_BOOLEAN ? 'b' : 's') {
+                case 'i':
+                        report_int(r, prefix, json_node_get_int(node));
+                        break;
+                case 'd':
+                        report_double(r, prefix, json_node_get_double(node));
+                        break;
+                case 'b':
+                        report_bool(r, prefix, json_node_get_boolean(node));
+                        break;
+                default:
+                        report_string(r, prefix, json_node_get_string(node));
+                        break;
+                }
+        }
+}
+
+struct report *real_summary_load(const char *path, GError **error)
+{
+        g_autoptr(JsonParser) parser = json_parser_new();
+        GError *e = NULL;
+        struct report *r;
+
+        if (!json_parser_load_from_file(parser, path, &e)) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_IO, "%s: %s", path, e->message);
+                g_error_free(e);
+                return NULL;
+        }
+        if (!JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser))) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s: not a summary (no JSON object)", path);
+                return NULL;
+        }
+        r = report_new();
+        flatten(r, "", json_parser_get_root(parser));
+        if (!report_has(r, "real")) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "%s: not a real-kernel run (no \"real\" key: scripts/kernel-run writes them)", path);
+                report_free(r);
+                return NULL;
+        }
+        return r;
+}
+
+static gint by_run_number(gconstpointer a, gconstpointer b)
+{
+        long x = strtol(strrchr(*(char *const *)a, '-') + 1, NULL, 10);
+        long y = strtol(strrchr(*(char *const *)b, '-') + 1, NULL, 10);
+
+        return (x > y) - (x < y);
+}
+
+char **real_run_dirs(const char *dir, GError **error)
+{
+        g_autoptr(GDir) d = g_dir_open(dir, 0, error);
+        g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func(g_free);
+        const char *name;
+
+        if (!d)
+                return NULL;
+        while ((name = g_dir_read_name(d))) {
+                g_autofree char *path = g_build_filename(dir, name, "summary.json", NULL);
+                char *end;
+
+                if (!g_str_has_prefix(name, "run-") || strtol(name + 4, &end, 10) <= 0 || *end ||
+                    !g_file_test(path, G_FILE_TEST_IS_REGULAR))
+                        continue;
+                g_ptr_array_add(runs, g_build_filename(dir, name, NULL));
+        }
+        if (runs->len == 0) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_IO,
+                            "%s: no run-N/summary.json (the output of scripts/kernel-run --out DIR)", dir);
+                return NULL;
+        }
+        g_ptr_array_sort(runs, by_run_number);
+        g_ptr_array_add(runs, NULL);
+        return (char **)g_ptr_array_steal(runs, NULL);
+}
