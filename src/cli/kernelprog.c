@@ -16,7 +16,7 @@
  *     boot ARG...                  kernel command line (rcutree.*, nohz, skew_tick)
  *     sysctl KEY VALUE             set before the run (RT throttling)
  *     timer_thread POLICY PRIO     ktimers/N's scheduling
- *     task NAME POLICY VALUE START STOP MASK NINSN
+ *     task NAME POLICY VALUE START STOP MASK NINSN PERIOD   (PERIOD 0: not periodic)
  *     insn OP ARG TARGET SLOT DIST A B       (NINSN of them)
  *     end
  */
@@ -83,8 +83,6 @@ static void check_runnable(const struct scenario *sc, const struct kernel_env *e
         for (guint i = 0; i < sc->tasks->len; i++) {
                 const struct task_spec *ts = g_ptr_array_index(sc->tasks, i);
 
-                if (ts->period_ns)
-                        refuse(why, "[task:%s] period: periodic tasks are not supported by the module yet", ts->name);
                 for (int k = 0; k < ts->program->len; k++) {
                         const struct insn *in = &ts->program->code[k];
 
@@ -108,9 +106,10 @@ static void print_task(FILE *f, const struct scenario *sc, const struct task_spe
                         if (cpumask_test(&ts->affinity, c))
                                 mask |= 1ULL << c;
         }
-        fprintf(f, "task %s %s %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_MODIFIER "x %d\n",
-                name, policy_name(ts->sched.policy), ts->sched.value, (gint64)ts->start_ns,
-                (gint64)(ts->stop_ns == SIM_TIME_NEVER ? -1 : ts->stop_ns), (guint64)mask, ts->program->len);
+        fprintf(f, "task %s %s %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_MODIFIER "x %d %"
+                G_GINT64_FORMAT "\n", name, policy_name(ts->sched.policy), ts->sched.value, (gint64)ts->start_ns,
+                (gint64)(ts->stop_ns == SIM_TIME_NEVER ? -1 : ts->stop_ns), (guint64)mask, ts->program->len,
+                (gint64)ts->period_ns);
         for (int k = 0; k < ts->program->len; k++) {
                 const struct insn *in = &ts->program->code[k];
 

@@ -18,6 +18,8 @@
  *                    is allocated: memory waiting on RCU is accounted)
  *   lock/unlock M    an rt_mutex per [mutex:M]
  *   loop / repeat    the compiled jumps and counters
+ *   [task] period    the program once per release, each release's wake-up
+ *                    latency noted (cyclictest's measure)
  *
  * A hard hrtimer samples, every [output] memory_sample, the bytes waiting
  * and rcu_get_gp_seq() (exported, not declared in the headers; RCU_TRACE is
@@ -74,6 +76,10 @@ struct rtask {
         u64 rng;
         struct task_struct *thread;
         u64 readers, syncs;
+        /* periodic ([task] period): wake-up latency of each release, as cyclictest */
+        s64 period_ns, release_ns;
+        u64 activations, overruns;
+        s64 lat_max_ns, lat_sum_ns;
 };
 
 struct sample {
@@ -250,12 +256,26 @@ static void do_call_rcu(s64 bytes)
                 WRITE_ONCE(stopping, true);
 }
 
+/* Woken for a release: how late, as cyclictest measures it. */
+static void note_release(struct rtask *t)
+{
+        s64 late = now_ns() - t->release_ns;
+
+        t->activations++;
+        t->lat_sum_ns += late;
+        if (late > t->lat_max_ns)
+                t->lat_max_ns = late;
+}
+
 static int task_fn(void *data)
 {
         struct rtask *t = data;
         int pc = 0, nesting = 0, held[MAX_MUTEXES] = { 0 };
 
         sleep_until(t->start_ns);
+        t->release_ns = t->start_ns;
+        if (t->period_ns)
+                note_release(t);
         while (pc < t->ninsn && !time_to_stop(t)) {
                 const struct insn *in = &t->code[pc];
                 ktime_t s;
@@ -310,6 +330,21 @@ static int task_fn(void *data)
                         break;
                 case OP_JUMP:
                         pc = in->target;
+                        break;
+                case OP_END:
+                        if (!t->period_ns) {
+                                pc = t->ninsn;
+                                break;
+                        }
+                        /* the next release; one already past is an overrun, run at once */
+                        t->release_ns += t->period_ns;
+                        if (t->release_ns > now_ns()) {
+                                sleep_until(t->release_ns);
+                                note_release(t);
+                        } else {
+                                t->overruns++;
+                        }
+                        pc = 0;
                         break;
                 default:
                         pc = t->ninsn;
@@ -464,8 +499,8 @@ static int parse_program(void)
                         strscpy(sc.timer_policy, policy, sizeof(sc.timer_policy));
                         sc.timer_prio = v;
                 } else if (!strcmp(word, "task") &&
-                           sscanf(line, "task %63s %7s %d %lld %lld %llx %d", name, policy, &v, &a, &b, &mask,
-                                  &n) == 7) {
+                           sscanf(line, "task %63s %7s %d %lld %lld %llx %d %lld", name, policy, &v, &a, &b,
+                                  &mask, &n, &c) == 8) {
                         if (sc.ntasks >= MAX_TASKS || n < 1 || n > MAX_INSNS || (t && k != t->ninsn))
                                 return -EINVAL;
                         t = &sc.tasks[sc.ntasks++];
@@ -477,6 +512,7 @@ static int parse_program(void)
                         t->stop_ns = b;
                         t->mask = mask;
                         t->ninsn = n;
+                        t->period_ns = c > 0 ? c : 0;
                         t->code = kcalloc(n, sizeof(*t->code), GFP_KERNEL);
                         if (!t->code)
                                 return -ENOMEM;
@@ -594,6 +630,11 @@ static int proc_show(struct seq_file *m, void *v)
                 seq_printf(m, "s %lld %lld %lu\n", samples[i].t_ns, samples[i].bytes, samples[i].gp_seq);
         for (i = 0; i < sc.ntasks; i++)
                 seq_printf(m, "pid %s %d\n", sc.tasks[i].name, task_pid_nr(sc.tasks[i].thread));
+        for (i = 0; i < sc.ntasks; i++)
+                if (sc.tasks[i].period_ns)
+                        seq_printf(m, "periodic %s %lld %llu %llu %lld %lld\n", sc.tasks[i].name,
+                                   sc.tasks[i].period_ns, sc.tasks[i].activations, sc.tasks[i].overruns,
+                                   sc.tasks[i].lat_max_ns, sc.tasks[i].lat_sum_ns);
         return 0;
 }
 
