@@ -163,9 +163,12 @@ int cli_kernel_program(int argc, char **argv)
         if (!quiet) {
                 if (g_key_file_has_group(sc->kf, "costs"))
                         fprintf(stderr, "rcuboost: %s: [costs] ignored: the kernel's costs are its own\n", sc->path);
-                if (g_key_file_has_group(sc->kf, "policy"))
-                        fprintf(stderr, "rcuboost: %s: [policy] ignored: the kernel boosts as CONFIG_RCU_BOOST "
-                                "(boost_delay 500 ms, built in)\n", sc->path);
+                g_auto(GStrv) groups = g_key_file_get_groups(sc->kf, NULL);
+
+                for (char **g = groups; *g; g++)
+                        if (!strcmp(*g, "policy") || g_str_has_prefix(*g, "policy:"))
+                                fprintf(stderr, "rcuboost: %s: [%s] ignored: the kernel boosts as CONFIG_RCU_BOOST "
+                                        "(boost_delay 500 ms, built in)\n", sc->path, *g);
                 if (strcmp(sc->policy, "none") != 0 && strcmp(sc->policy, "rcu-boost") != 0)
                         fprintf(stderr, "rcuboost: %s: policy %s ignored: the kernel is rcu-boost\n", sc->path,
                                 sc->policy);
