@@ -18,6 +18,7 @@
  *     timer_thread POLICY PRIO     ktimers/N's scheduling
  *     task NAME POLICY VALUE START STOP MASK NINSN PERIOD   (PERIOD 0: not periodic)
  *     insn OP ARG TARGET SLOT DIST A B       (NINSN of them)
+ *     event AT TASK POLICY|- VALUE MASK      (a class and/or affinity change; MASK 0: none)
  *     end
  */
 #include <math.h>
@@ -75,9 +76,13 @@ static void check_runnable(const struct scenario *sc, const struct kernel_env *e
         if (sc->irqs->len)
                 refuse(why, "[irq:%s]: device interrupts are not emulated",
                        ((struct irq_spec *)g_ptr_array_index(sc->irqs, 0))->name);
-        if (sc->events->len)
-                refuse(why, "[event:%s]: timed events are not supported by the module yet",
-                       ((struct timed_event_spec *)g_ptr_array_index(sc->events, 0))->name);
+        for (guint i = 0; i < sc->events->len; i++) {
+                const struct timed_event_spec *ev = g_ptr_array_index(sc->events, i);
+
+                if (ev->policy_keys && ev->policy_keys->len)
+                        refuse(why, "[event:%s] policy.KEY: the kernel's boosting has no parameters to change",
+                               ev->name);
+        }
         if (sc->break_grace_periods)
                 refuse(why, "[debug] break_grace_periods: a test switch of the simulator");
         for (guint i = 0; i < sc->tasks->len; i++) {
@@ -116,6 +121,14 @@ static void print_task(FILE *f, const struct scenario *sc, const struct task_spe
                 fprintf(f, "insn %d %d %d %d %d %.0f %.0f\n", (int)in->op, in->arg, in->target, in->slot,
                         (int)in->q.kind, round(in->q.a), round(in->q.b));
         }
+}
+
+static gint by_time(gconstpointer a, gconstpointer b)
+{
+        const struct timed_event_spec *x = *(const struct timed_event_spec *const *)a;
+        const struct timed_event_spec *y = *(const struct timed_event_spec *const *)b;
+
+        return (x->at_ns > y->at_ns) - (x->at_ns < y->at_ns);
 }
 
 int cli_kernel_program(int argc, char **argv)
@@ -209,6 +222,26 @@ int cli_kernel_program(int argc, char **argv)
 
                 for (int copy = 0; copy < ts->count; copy++)
                         print_task(stdout, sc, ts, copy);
+        }
+        /* [event:NAME]: at AT, a task's copies get a new class and/or affinity (0: unchanged);
+         * in time order, as the module applies them */
+        g_autoptr(GPtrArray) events = g_ptr_array_new();      /* borrowed: not freed with it */
+
+        for (guint i = 0; i < sc->events->len; i++)
+                g_ptr_array_add(events, g_ptr_array_index(sc->events, i));
+        g_ptr_array_sort(events, by_time);
+        for (guint i = 0; i < events->len; i++) {
+                const struct timed_event_spec *ev = g_ptr_array_index(events, i);
+                uint64_t mask = 0;
+
+                if (!ev->task)
+                        continue;
+                for (int c = 0; ev->set_affinity && c < sc->ncpus; c++)
+                        if (cpumask_test(&ev->affinity, c))
+                                mask |= 1ULL << c;
+                printf("event %" G_GINT64_FORMAT " %s %s %d %" G_GINT64_MODIFIER "x\n", (gint64)ev->at_ns, ev->task,
+                       ev->set_sched ? policy_name(ev->sched.policy) : "-", ev->set_sched ? ev->sched.value : 0,
+                       (guint64)mask);
         }
         printf("end\n");
         if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -20,6 +20,8 @@
  *   loop / repeat    the compiled jumps and counters
  *   [task] period    the program once per release, each release's wake-up
  *                    latency noted (cyclictest's measure)
+ *   [event:NAME]     at its time, the controller (FIFO 99) gives the task's
+ *                    copies a new class and/or affinity
  *
  * A hard hrtimer samples, every [output] memory_sample, the bytes waiting
  * and rcu_get_gp_seq() (exported, not declared in the headers; RCU_TRACE is
@@ -94,8 +96,20 @@ struct rcb {
         ktime_t queued;
 };
 
+/* [event:NAME]: at at_ns, every copy of a task gets a new class and/or affinity. */
+struct revent {
+        s64 at_ns;
+        char task[64];
+        char policy[8];                 /* "-": the class stays */
+        int value;
+        u64 mask;                       /* 0: the affinity stays */
+};
+
+#define MAX_EVENTS      64
+
 static struct {
-        int cpus, nmutexes, ntasks;
+        int cpus, nmutexes, ntasks, nevents;
+        struct revent events[MAX_EVENTS];
         s64 duration_ns, memory_limit, sample_ns;
         bool stop_on_oom;
         u64 seed;
@@ -419,10 +433,41 @@ static enum hrtimer_restart sample_fn(struct hrtimer *h)
 
 /* ---- the run ---- */
 
+/* A task NAME's copies are NAME and NAME.i, as kernel-program names them. */
+static bool copy_of(const char *thread, const char *task)
+{
+        size_t n = strlen(task);
+
+        return !strncmp(thread, task, n) && (thread[n] == '\0' || thread[n] == '.');
+}
+
+static void apply_event(const struct revent *ev)
+{
+        int i, c;
+
+        for (i = 0; i < sc.ntasks; i++) {
+                struct rtask *t = &sc.tasks[i];
+
+                if (!copy_of(t->name, ev->task))
+                        continue;
+                if (strcmp(ev->policy, "-") != 0)
+                        set_sched(t->thread, ev->policy, ev->value);
+                if (ev->mask) {
+                        struct cpumask mask;
+
+                        cpumask_clear(&mask);
+                        for (c = 0; c < 64 && c < nr_cpu_ids; c++)
+                                if (ev->mask & (1ULL << c))
+                                        cpumask_set_cpu(c, &mask);
+                        set_cpus_allowed_ptr(t->thread, &mask);
+                }
+        }
+}
+
 static int controller_fn(void *unused)
 {
         ktime_t end;
-        int i;
+        int i, next_event = 0;
 
         /* above every task, so that its timed wake-ups are hard hrtimers
          * (non-RT sleepers' expire in ktimers/N on PREEMPT_RT, which a hog
@@ -440,6 +485,11 @@ static int controller_fn(void *unused)
         while (!READ_ONCE(stopping) && ktime_before(ktime_get(), end)) {
                 ktime_t next = ktime_add_ms(ktime_get(), 10);
 
+                /* the timed events due, in order; the next one bounds the sleep */
+                while (next_event < sc.nevents && now_ns() >= sc.events[next_event].at_ns)
+                        apply_event(&sc.events[next_event++]);
+                if (next_event < sc.nevents && ktime_after(next, ktime_add_ns(t0, sc.events[next_event].at_ns)))
+                        next = ktime_add_ns(t0, sc.events[next_event].at_ns);
                 if (ktime_after(next, end))
                         next = end;
                 set_current_state(TASK_UNINTERRUPTIBLE);
@@ -517,6 +567,18 @@ static int parse_program(void)
                         if (!t->code)
                                 return -ENOMEM;
                         k = 0;
+                } else if (!strcmp(word, "event") &&
+                           sscanf(line, "event %lld %63s %7s %d %llx", &a, name, policy, &v, &mask) == 5) {
+                        struct revent *ev;
+
+                        if (sc.nevents >= MAX_EVENTS)
+                                return -EINVAL;
+                        ev = &sc.events[sc.nevents++];
+                        ev->at_ns = a;
+                        strscpy(ev->task, name, sizeof(ev->task));
+                        strscpy(ev->policy, policy, sizeof(ev->policy));
+                        ev->value = v;
+                        ev->mask = mask;
                 } else if (!strcmp(word, "insn") &&
                            sscanf(line, "insn %d %d %d %d %d %lld %lld", &op, &arg, &target, &slot, &dist, &a,
                                   &c) == 7) {
