@@ -47,6 +47,9 @@
 #include <linux/vmalloc.h>
 #include <uapi/linux/sched/types.h>
 
+#define CREATE_TRACE_POINTS
+#include "rcuboost_trace.h"
+
 extern unsigned long rcu_get_gp_seq(void);
 
 #define MAX_TASKS       512
@@ -314,14 +317,17 @@ static int task_fn(void *data)
                         pc++;
                         break;
                 case OP_RCU_LOCK:
-                        if (nesting++ == 0)
+                        if (nesting++ == 0) {
                                 t->readers++;
+                                trace_rcuboost_read_section(1);
+                        }
                         rcu_read_lock();
                         pc++;
                         break;
                 case OP_RCU_UNLOCK:
                         rcu_read_unlock();
-                        nesting--;
+                        if (--nesting == 0)
+                                trace_rcuboost_read_section(0);
                         pc++;
                         break;
                 case OP_CALL_RCU:
@@ -425,6 +431,7 @@ static enum hrtimer_restart sample_fn(struct hrtimer *h)
                 samples[nsamples].t_ns = now_ns();
                 samples[nsamples].bytes = atomic64_read(&waiting_bytes);
                 samples[nsamples].gp_seq = rcu_get_gp_seq();
+                trace_rcuboost_sample(samples[nsamples].bytes, samples[nsamples].gp_seq);
                 nsamples++;
         }
         hrtimer_forward_now(h, ns_to_ktime(sc.sample_ns));
