@@ -10,7 +10,7 @@
  * (the policy, [costs]) is reported as ignored.  The format is line based,
  * for a parser in the kernel:
  *
- *     rcuboost-kernel-program 1
+ *     rcuboost-kernel-program 2
  *     cpus N / duration NS / memory_limit BYTES / stop_on_oom 0|1 / seed S
  *     memory_sample NS / stall_threshold NS / mutexes N
  *     boot ARG...                  kernel command line (rcutree.*, nohz, skew_tick)
@@ -18,6 +18,8 @@
  *     timer_thread POLICY PRIO     ktimers/N's scheduling
  *     task NAME POLICY VALUE START STOP MASK NINSN PERIOD   (PERIOD 0: not periodic)
  *     insn OP ARG TARGET SLOT DIST A B       (NINSN of them)
+ *     quantiles L0..L248 U0..U248  after an insn whose DIST is normal,
+ *                                  lognormal or pareto (rcuboost_draw.h)
  *     event AT TASK POLICY|- VALUE MASK      (a class and/or affinity change; MASK 0: none)
  *     end
  */
@@ -29,6 +31,7 @@
 #include "../sim/engine.h"
 #include "../sim/kernel.h"
 #include "../sim/program.h"
+#include "../kernel/rcuboost_draw.h"
 
 /* The generation the kernel is: Debian 12's rt kernel. */
 #define REAL_KERNEL "6.1-rt"
@@ -36,11 +39,6 @@
 static const char *policy_name(enum sched_policy p)
 {
         return p == SCHED_POLICY_FIFO ? "fifo" : p == SCHED_POLICY_RR ? "rr" : "normal";
-}
-
-static gboolean dist_supported(const struct dist *d)
-{
-        return d->kind == DIST_CONST || d->kind == DIST_EXP || d->kind == DIST_UNIFORM;
 }
 
 static void refuse(GPtrArray *why, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -85,18 +83,21 @@ static void check_runnable(const struct scenario *sc, const struct kernel_env *e
         }
         if (sc->break_grace_periods)
                 refuse(why, "[debug] break_grace_periods: a test switch of the simulator");
-        for (guint i = 0; i < sc->tasks->len; i++) {
-                const struct task_spec *ts = g_ptr_array_index(sc->tasks, i);
+}
 
-                for (int k = 0; k < ts->program->len; k++) {
-                        const struct insn *in = &ts->program->code[k];
+/* normal, lognormal and pareto draw in the module by inverse transform:
+ * the quantiles at rcuboost_draw.h's grid, the lower half's (p = 2^-s)
+ * then the upper half's (p = 1 - 2^-s), s = 1 + j / QSTEPS. */
+static void print_quantiles(FILE *f, const struct dist *d)
+{
+        fputs("quantiles", f);
+        for (int half = 0; half < 2; half++)
+                for (int j = 0; j < RCUBOOST_QPOINTS; j++) {
+                        double tail = exp2(-(1.0 + (double)j / RCUBOOST_QSTEPS));
 
-                        if ((in->op == OP_COMPUTE || in->op == OP_SLEEP || in->op == OP_CALL_RCU) &&
-                            !dist_supported(&in->q))
-                                refuse(why, "[task:%s] program: only constants, exp() and uniform() run in "
-                                       "the module", ts->name);
+                        fprintf(f, " %" G_GINT64_FORMAT, (gint64)dist_quantile(d, half ? 1.0 - tail : tail));
                 }
-        }
+        fputc('\n', f);
 }
 
 static void print_task(FILE *f, const struct scenario *sc, const struct task_spec *ts, int copy)
@@ -120,6 +121,8 @@ static void print_task(FILE *f, const struct scenario *sc, const struct task_spe
 
                 fprintf(f, "insn %d %d %d %d %d %.0f %.0f\n", (int)in->op, in->arg, in->target, in->slot,
                         (int)in->q.kind, round(in->q.a), round(in->q.b));
+                if (in->q.kind >= DIST_NORMAL)
+                        print_quantiles(f, &in->q);
         }
 }
 
@@ -187,7 +190,7 @@ int cli_kernel_program(int argc, char **argv)
                                 sc->policy);
         }
 
-        printf("rcuboost-kernel-program 1\n");
+        printf("rcuboost-kernel-program %d\n", RCUBOOST_PROGRAM_FORMAT);
         printf("scenario %s\n", sc->name);
         printf("cpus %d\nduration %" G_GINT64_FORMAT "\nmemory_limit %" G_GINT64_FORMAT "\nstop_on_oom %d\n",
                sc->ncpus, (gint64)sc->duration_ns, (gint64)sc->memory_limit_bytes, sc->stop_on_oom ? 1 : 0);

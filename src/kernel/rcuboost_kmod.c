@@ -47,6 +47,8 @@
 #include <linux/vmalloc.h>
 #include <uapi/linux/sched/types.h>
 
+#include "rcuboost_draw.h"
+
 #define CREATE_TRACE_POINTS
 #include "rcuboost_trace.h"
 
@@ -59,14 +61,13 @@ extern unsigned long rcu_get_gp_seq(void);
 #define MAX_SAMPLES     200000
 #define PROGRAM_MAX     (1 << 20)
 
-/* program.h's enum program_op and dist.h's enum dist_kind, as exported */
+/* program.h's enum program_op, as exported */
 enum { OP_COMPUTE, OP_SLEEP, OP_LOCK, OP_UNLOCK, OP_RCU_LOCK, OP_RCU_UNLOCK, OP_CALL_RCU, OP_SYNC_RCU,
        OP_REPEAT, OP_REPEAT_END, OP_JUMP, OP_END };
-enum { DIST_CONST, DIST_EXP, DIST_UNIFORM };
 
 struct insn {
-        int op, arg, target, slot, dist;
-        s64 a, b;
+        int op, arg, target, slot;
+        struct rcuboost_dist q;         /* the quantity: a duration or a size */
 };
 
 struct rtask {
@@ -158,50 +159,11 @@ static void atomic64_max(atomic64_t *v, s64 x)
         }
 }
 
-/* ---- distributions: xorshift64*, integer-only (no FPU in the kernel) ---- */
-
-static u32 rand32(struct rtask *t)
-{
-        t->rng ^= t->rng >> 12;
-        t->rng ^= t->rng << 25;
-        t->rng ^= t->rng >> 27;
-        return (u32)((t->rng * 0x2545F4914F6CDD1DULL) >> 32);
-}
-
-/* log2(x) in Q16 for x >= 1: the integer part from fls64(), the fraction
- * bit by bit by squaring the mantissa (Q30). */
-static u64 log2_q16(u64 x)
-{
-        int ip = fls64(x) - 1;
-        u64 m = ip >= 30 ? x >> (ip - 30) : x << (30 - ip);
-        u64 y = (u64)ip << 16;
-        int i;
-
-        for (i = 15; i >= 0; i--) {
-                m = (m * m) >> 30;
-                if (m >= (1ULL << 31)) {
-                        m >>= 1;
-                        y |= 1ULL << i;
-                }
-        }
-        return y;
-}
+/* ---- distributions: rcuboost_draw.h, integer-only (no FPU in the kernel) ---- */
 
 static s64 draw(struct rtask *t, const struct insn *in)
 {
-        u64 x, e;
-
-        switch (in->dist) {
-        case DIST_EXP:
-                /* -ln(u), u = x / 2^32 in (0, 1]: ln 2 * (32 - log2 x) */
-                x = (u64)rand32(t) + 1;
-                e = (((32ULL << 16) - log2_q16(x)) * 45426ULL) >> 16;  /* Q16 */
-                return (s64)(((u64)in->a * e) >> 16);
-        case DIST_UNIFORM:
-                return in->a + (s64)(((u64)(in->b - in->a) * rand32(t)) >> 32);
-        default:
-                return in->a;
-        }
+        return rcuboost_draw(&in->q, &t->rng);
 }
 
 /* ---- what tasks do ---- */
@@ -521,6 +483,7 @@ static int parse_program(void)
 {
         char *text = program_text, *line;
         struct rtask *t = NULL;
+        bool seen_format = false;
         int k = 0, i;
 
         memset(&sc, 0, sizeof(sc));
@@ -536,7 +499,11 @@ static int parse_program(void)
                 if (sscanf(line, "%31s", word) != 1)
                         continue;
                 /* cpus: QEMU's -smp; the tasks' masks say the rest */
-                if (!strcmp(word, "duration") && sscanf(line, "duration %lld", &a) == 1) {
+                if (!strcmp(word, "rcuboost-kernel-program")) {
+                        if (sscanf(line, "rcuboost-kernel-program %d", &v) != 1 || v != RCUBOOST_PROGRAM_FORMAT)
+                                return -EINVAL;
+                        seen_format = true;
+                } else if (!strcmp(word, "duration") && sscanf(line, "duration %lld", &a) == 1) {
                         sc.duration_ns = a;
                 } else if (!strcmp(word, "memory_limit") && sscanf(line, "memory_limit %lld", &a) == 1) {
                         sc.memory_limit = a;
@@ -592,11 +559,34 @@ static int parse_program(void)
                             target >= t->ninsn || ((op == OP_LOCK || op == OP_UNLOCK) &&
                                                    (arg < 0 || arg >= sc.nmutexes)))
                                 return -EINVAL;
-                        t->code[k++] = (struct insn){ op, arg, target, slot, dist, a, c };
+                        t->code[k++] = (struct insn){ op, arg, target, slot, { dist, a, c, NULL, NULL } };
+                } else if (!strcmp(word, "quantiles")) {
+                        /* the table of the instruction just read (rcuboost_draw.h) */
+                        struct insn *in = t && k ? &t->code[k - 1] : NULL;
+                        char *rest = line + strlen("quantiles"), *tok;
+                        s64 *tab;
+                        int j = 0;
+
+                        if (!in || in->q.lower || in->q.kind < RCUBOOST_DIST_NORMAL)
+                                return -EINVAL;
+                        tab = kcalloc(2 * RCUBOOST_QPOINTS, sizeof(*tab), GFP_KERNEL);
+                        if (!tab)
+                                return -ENOMEM;
+                        in->q.lower = tab;
+                        in->q.upper = tab + RCUBOOST_QPOINTS;
+                        while ((tok = strsep(&rest, " ")))
+                                if (*tok && (j >= 2 * RCUBOOST_QPOINTS || kstrtoll(tok, 10, &tab[j++])))
+                                        return -EINVAL;
+                        if (j != 2 * RCUBOOST_QPOINTS)
+                                return -EINVAL;
                 }
         }
-        if (!sc.ntasks || !t || k != t->ninsn || sc.duration_ns <= 0)
+        if (!seen_format || !sc.ntasks || !t || k != t->ninsn || sc.duration_ns <= 0)
                 return -EINVAL;
+        for (i = 0; i < sc.ntasks; i++)
+                for (k = 0; k < sc.tasks[i].ninsn; k++)
+                        if (sc.tasks[i].code[k].q.kind >= RCUBOOST_DIST_NORMAL && !sc.tasks[i].code[k].q.lower)
+                                return -EINVAL;         /* a table kind without its table */
         for (i = 0; i < sc.nmutexes; i++)
                 rt_mutex_init(&sc.mutexes[i]);
         return 0;
@@ -733,7 +723,7 @@ static int __init rcuboost_init(void)
 
 static void __exit rcuboost_exit(void)
 {
-        int i;
+        int i, k;
 
         remove_proc_entry("rcuboost", NULL);
         if (controller) {
@@ -746,6 +736,8 @@ static void __exit rcuboost_exit(void)
                         kthread_stop(sc.tasks[i].thread);
                         put_task_struct(sc.tasks[i].thread);
                 }
+                for (k = 0; k < sc.tasks[i].ninsn && sc.tasks[i].code; k++)
+                        kfree(sc.tasks[i].code[k].q.lower);
                 kfree(sc.tasks[i].code);
         }
         rcu_barrier();

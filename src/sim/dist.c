@@ -1,6 +1,7 @@
 /* dist.c - random quantities; see dist.h. */
 #include "dist.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <string.h>
@@ -178,6 +179,25 @@ int64_t dist_sample(const struct dist *d, gsl_rng *rng)
                 g_assert_not_reached();
         }
         return draw_to_units(v);
+}
+
+int64_t dist_quantile(const struct dist *d, double p)
+{
+        switch (d->kind) {
+        case DIST_CONST:
+                return (int64_t)d->a;
+        case DIST_EXP:
+                return draw_to_units(gsl_cdf_exponential_Pinv(p, d->a));
+        case DIST_UNIFORM:
+                return draw_to_units(gsl_cdf_flat_Pinv(p, d->a, d->b));
+        case DIST_NORMAL:
+                return draw_to_units(d->a + gsl_cdf_gaussian_Pinv(p, d->b));
+        case DIST_LOGNORMAL:
+                return draw_to_units(gsl_cdf_lognormal_Pinv(p, log(d->a), d->b));
+        case DIST_PARETO:
+                return draw_to_units(gsl_cdf_pareto_Pinv(p, d->a, d->b));
+        }
+        g_assert_not_reached();
 }
 
 double dist_mean(const struct dist *d)

@@ -39,6 +39,10 @@ struct dist {
 /* Parse @s (a constant or a distribution) as a quantity of @unit. */
 gboolean dist_parse(const char *s, enum dist_unit unit, struct dist *out, GError **error);
 int64_t dist_sample(const struct dist *d, gsl_rng *rng);
+/* The @p-quantile (0 < p < 1) as dist_sample() would return it: negative
+ * values are 0, heavy tails capped as draws are.  For the real-kernel
+ * module's inverse-transform tables (kernel-program). */
+int64_t dist_quantile(const struct dist *d, double p);
 /* The distribution's mean (for documentation, checks and `validate`). */
 double dist_mean(const struct dist *d);
 
