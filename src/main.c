@@ -12,6 +12,7 @@
 #include "policies/policy.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
+#include "sim/output.h"
 #include "sim/sim.h"
 #include "sim/eventq.h"
 #include "sim/kernel.h"
@@ -134,8 +135,14 @@ static int cmd_run(int argc, char **argv)
                                                "policy module's path)", opts.policy, policy_names());
                 opts.policy = ops->name;        /* a module's policy by its name */
         }
-        if (!out)
+        if (!out) {
+                if (!output_name_check(sc->name, "the scenario's name", &e)) {
+                        fprintf(stderr, "rcuboost: %s: %s (give --out DIR)\n", sc->path, e->message);
+                        g_error_free(e);
+                        return EXIT_USAGE;
+                }
                 out = g_build_filename("out", sc->name, opts.policy, NULL);
+        }
         opts.out_dir = out;
         opts.trace = trace;
 
@@ -201,8 +208,14 @@ static int cmd_run(int argc, char **argv)
                 }
         }
         if (cli_interrupt_status()) {
-                fprintf(stderr, "rcuboost: interrupted at %.3f s simulated; outputs in %s/ are marked "
-                        "\"complete\": false\n", sim_now(sim) / 1e9, out);
+                /* the flag may have come after the run's end, as its outputs were written */
+                if (!strcmp(sim_end_reason(sim), "interrupted"))
+                        fprintf(stderr, "rcuboost: interrupted at %.3f s simulated; outputs in %s/ are marked "
+                                "\"complete\": false\n", sim_now(sim) / 1e9, out);
+                else
+                        fprintf(stderr, "rcuboost: signal %d came after the run had ended, as its outputs were "
+                                "written; %s\n", cli_interrupt_status() - 128,
+                                written ? "they are whole, as summary.json says" : "none were kept");
                 return cli_interrupt_status();
         }
         if (!strcmp(sim_end_reason(sim), "event-budget") || !strcmp(sim_end_reason(sim), "memory-budget")) {

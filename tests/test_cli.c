@@ -612,8 +612,9 @@ END_TEST
 START_TEST(trace_window_limits_the_trace)
 {
         g_autofree char *dir = temp_dir();
-        g_autofree char *whole = g_build_filename(dir, "whole.json", NULL);
-        g_autofree char *part = g_build_filename(dir, "part.json", NULL);
+        g_autofree char *traces = temp_dir();   /* a trace in --out is the run's: the next run replaces it */
+        g_autofree char *whole = g_build_filename(traces, "whole.json", NULL);
+        g_autofree char *part = g_build_filename(traces, "part.json", NULL);
         struct result r = run_cli("run", "scenarios/oom.scn", "--set", "scenario.duration=1200ms", "--out", dir,
                                   "-q", "--trace", whole, NULL);
         GStatBuf a, b;

@@ -429,30 +429,51 @@ static void touch(const char *dir, const char *name)
         ck_assert(g_file_set_contents(path, "old\n", -1, NULL));
 }
 
+/* The output directory contract (docs/outputs.md): rcuboost removes only
+ * the files its manifest lists, and refuses a directory holding anything
+ * else, or another command's outputs, untouched. */
 START_TEST(an_output_directory_holds_one_run)
 {
         g_autofree char *dir = temp_dir();
         g_autofree char *foreign = temp_dir();
         g_autofree char *cmp = temp_dir();
         g_autofree char *cmp_booster = g_build_filename(cmp, "booster", NULL);
+        g_autofree char *manifest = NULL;
         struct result r;
 
         r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=200ms", "--out", dir, "-q", NULL);
         ck_assert_msg(r.status == 0, "%s", r.err);
         result_clear(&r);
-        /* what a SIGKILLed run leaves, an output this run does not write, the user's own file */
+        manifest = file_contents(dir, ".rcuboost-manifest");
+        ck_assert_msg(strstr(manifest, "\nsummary.json\n") && strstr(manifest, "#kind=run\n"), "%s", manifest);
+        /* what a SIGKILLed run leaves (a hidden temporary) goes with the earlier outputs */
         touch(dir, ".gp.csv.tmp-Ab12Cd");
-        touch(dir, "trace.json");
-        touch(dir, "notes.txt");
-        touch(dir, ".tmp");             /* hidden names that only look like temporaries */
-        touch(dir, ".tmpfoo");
         r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=200ms", "--out", dir, "-q", NULL);
         ck_assert_msg(r.status == 0, "%s", r.err);
         result_clear(&r);
-        ck_assert(exists(dir, ".tmp") && exists(dir, ".tmpfoo"));
-        ck_assert(!exists(dir, ".gp.csv.tmp-Ab12Cd"));
-        ck_assert(!exists(dir, "trace.json"));
-        ck_assert(exists(dir, "notes.txt") && exists(dir, "summary.json"));
+        ck_assert(!exists(dir, ".gp.csv.tmp-Ab12Cd") && exists(dir, "summary.json"));
+
+        /* a file of the user's among the outputs -- even one named as an output
+         * rcuboost writes, or hidden names that look like temporaries -- means refuse,
+         * and nothing is touched */
+        const char *users[] = { "trace.json", "notes.txt", ".tmp", ".tmpfoo", "holiday.png" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(users); i++) {
+                g_autofree char *before = file_contents(dir, "summary.json");
+                g_autofree char *after = NULL;
+
+                touch(dir, users[i]);
+                r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", dir, "-q",
+                            NULL);
+                ck_assert_msg(r.status == 2, "%s: exit %d", users[i], r.status);
+                ck_assert_msg(strstr(r.err, "which rcuboost did not write there") != NULL, "%s", r.err);
+                after = file_contents(dir, "summary.json");
+                ck_assert_str_eq(before, after);
+                ck_assert(exists(dir, users[i]));
+                result_clear(&r);
+                g_autofree char *path = g_build_filename(dir, users[i], NULL);
+                g_unlink(path);
+        }
 
         /* a directory that is somebody else's is left alone */
         touch(foreign, "thesis.tex");
@@ -462,6 +483,19 @@ START_TEST(an_output_directory_holds_one_run)
                       "%s", r.err);
         ck_assert(!exists(foreign, "summary.json"));
         result_clear(&r);
+
+        /* images that merely look like compare's are the user's */
+        {
+                g_autofree char *photos = temp_dir();
+
+                touch(photos, "holiday.png");
+                touch(photos, "thesis.pdf");
+                r = run_cli("compare", "scenarios/quiet.scn", "-p", "none", "--set", "scenario.duration=100ms",
+                            "--out", photos, "-q", NULL);
+                ck_assert_int_eq(r.status, 2);
+                ck_assert(exists(photos, "holiday.png") && exists(photos, "thesis.pdf"));
+                result_clear(&r);
+        }
 
         /* compare: the runs and plots of policies no longer compared go */
         r = run_cli("compare", "-n", "3", "scenarios/quiet.scn", "--policies", "none,booster", "--set", "scenario.duration=200ms",
@@ -476,6 +510,52 @@ START_TEST(an_output_directory_holds_one_run)
         ck_assert(!exists(cmp, "timeline-booster.png"));
         ck_assert(!g_file_test(cmp_booster, G_FILE_TEST_EXISTS));
         ck_assert(exists(cmp, "timeline-none.png"));
+
+        /* one kind of output per directory: a run or a sweep into a compare's
+         * directory is refused, and the compare's images stay */
+        r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", cmp, "-q", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "holds the outputs of rcuboost compare, not of run") != NULL, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("sweep", "scenarios/quiet.scn", "--vary", "scenario.duration=100ms,200ms", "-p", "none",
+                    "--out", cmp, "-q", NULL);
+        ck_assert_int_eq(r.status, 2);
+        result_clear(&r);
+        ck_assert(exists(cmp, "timeline-none.png"));
+        /* nor can a run replace one of a compare's runs, or its policy's directory */
+        {
+                g_autofree char *pol = g_build_filename(cmp, "none", NULL);
+                g_autofree char *seed = g_build_filename(cmp, "none", "seed-1", NULL);
+                g_autofree char *before = file_contents(seed, "summary.json");
+                g_autofree char *after = NULL;
+
+                r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", seed, "-q",
+                            NULL);
+                ck_assert_msg(r.status == 2 && strstr(r.err, "not of run"), "%s", r.err);
+                result_clear(&r);
+                r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", pol, "-q",
+                            NULL);
+                ck_assert_msg(r.status == 2 && strstr(r.err, "not of run"), "%s", r.err);
+                result_clear(&r);
+                after = file_contents(seed, "summary.json");
+                ck_assert_str_eq(before, after);
+        }
+        /* and a compare into a sweep's directory keeps the sweep's plot */
+        {
+                g_autofree char *sw = temp_dir();
+
+                r = run_cli("sweep", "scenarios/quiet.scn", "--vary", "scenario.duration=100ms,200ms", "-p",
+                            "none", "--out", sw, "-q", NULL);
+                ck_assert_msg(r.status == 0, "%s", r.err);
+                result_clear(&r);
+                r = run_cli("compare", "scenarios/quiet.scn", "-p", "none", "--set", "scenario.duration=100ms",
+                            "--out", sw, "-q", NULL);
+                ck_assert_int_eq(r.status, 2);
+                ck_assert_msg(strstr(r.err, "holds the outputs of rcuboost sweep, not of compare") != NULL, "%s",
+                              r.err);
+                result_clear(&r);
+                ck_assert(exists(sw, "sweep.csv"));
+        }
 }
 END_TEST
 
@@ -680,7 +760,7 @@ END_TEST
 
 /* ---- outputs never replace what is not a regular file ---- */
 
-START_TEST(a_device_fifo_or_symlink_is_written_not_replaced)
+START_TEST(a_device_or_fifo_is_written_in_place_a_symlink_refused)
 {
         g_autofree char *dir = temp_dir();
         g_autofree char *out = g_build_filename(dir, "out", NULL);
@@ -703,14 +783,42 @@ START_TEST(a_device_fifo_or_symlink_is_written_not_replaced)
                 ck_assert(g_lstat(dev, &st) == 0 && S_ISCHR(st.st_mode));
                 result_clear(&r);
         }
-        /* a symlink: written where it points, still a link */
+        /* a symlink to a file: refused -- writing through it changed a file
+         * elsewhere (without truncating it), replacing it lost the link */
+        ck_assert(g_file_set_contents(target, "the user's\n", -1, NULL));
         ck_assert(symlink("real.json", link) == 0);
         r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", out, "-q",
                     "--trace", link, NULL);
-        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "is a symbolic link") != NULL, "%s", r.err);
         ck_assert(g_lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
-        ck_assert(g_file_get_contents(target, &text, NULL, NULL) && strstr(text, "traceEvents"));
+        ck_assert(g_file_get_contents(target, &text, NULL, NULL) && !strcmp(text, "the user's\n"));
         result_clear(&r);
+        /* and so is an output in --out that is a link */
+        {
+                g_autofree char *summary = g_build_filename(out, "summary.json", NULL);
+
+                g_unlink(summary);
+                ck_assert(symlink(target, summary) == 0);
+                r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", out, "-q",
+                            NULL);
+                ck_assert_int_ne(r.status, 0);
+                g_free(text);
+                ck_assert(g_file_get_contents(target, &text, NULL, NULL) && !strcmp(text, "the user's\n"));
+                result_clear(&r);
+                g_unlink(summary);
+        }
+        /* a link to a stream (/dev/stdout's kind) is written in place */
+        {
+                g_autofree char *to_null = g_build_filename(dir, "to-null.json", NULL);
+
+                ck_assert(symlink("/dev/null", to_null) == 0);
+                r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "-q", "--trace",
+                            to_null, NULL);
+                ck_assert_msg(r.status == 0, "%s", r.err);
+                ck_assert(g_lstat(to_null, &st) == 0 && S_ISLNK(st.st_mode));
+                result_clear(&r);
+        }
         /* a FIFO nobody reads: refused at once, not a hang, and still a FIFO */
         ck_assert(mkfifo(fifo, 0644) == 0);
         r = run_cli("run", "scenarios/quiet.scn", "--out", out, "-q", "--trace", fifo, NULL);
@@ -1351,6 +1459,158 @@ START_TEST(rt_latency_per_class)
 }
 END_TEST
 
+/* ---- the third hostile campaign (#37): data loss ---- */
+
+/* Everything that can be checked is checked before an earlier run's outputs
+ * go; an output is never an input or another output of the same run. */
+START_TEST(a_bad_trace_path_keeps_the_earlier_outputs)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *scn = g_build_filename(dir, "q.scn", NULL);
+        g_autofree char *sub = g_build_filename(dir, "adir", NULL);
+        g_autofree char *own = g_build_filename(out, "summary.json", NULL);
+        g_autofree char *text = NULL, *before = NULL, *after = NULL;
+        struct result r;
+
+        g_autofree char *quiet = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "scenarios", "quiet.scn", NULL);
+
+        ck_assert(g_file_get_contents(quiet, &text, NULL, NULL));
+        ck_assert(g_file_set_contents(scn, text, -1, NULL));
+        r = run_cli("run", scn, "--set", "scenario.duration=100ms", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        before = file_contents(out, "summary.json");
+        ck_assert_int_eq(g_mkdir(sub, 0755), 0);
+        /* --trace a directory, the scenario itself, one of the run's own outputs */
+        const char *bad[] = { sub, scn, own };
+        const char *says[] = { "it is a directory", "is the scenario file", "is one of the run's own outputs" };
+
+        for (int i = 0; i < 3; i++) {
+                r = run_cli("run", scn, "--set", "scenario.duration=100ms", "--out", out, "-q", "--trace", bad[i],
+                            NULL);
+                ck_assert_msg(r.status != 0 && strstr(r.err, says[i]), "%s: exit %d: %s", bad[i], r.status, r.err);
+                result_clear(&r);
+                g_free(after);
+                after = file_contents(out, "summary.json");
+                ck_assert_str_eq(before, after);
+        }
+        g_free(after);
+        ck_assert(g_file_get_contents(scn, &after, NULL, NULL));
+        ck_assert_str_eq(after, text);
+}
+END_TEST
+
+/* A run killed while it writes a --trace outside --out leaves nothing: the
+ * trace is an unnamed file until it is whole. */
+START_TEST(a_killed_trace_leaves_no_temporary)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *traces = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *trace = g_build_filename(traces, "t.json", NULL);
+        char *argv[] = { (char *)g_getenv("RCUBOOST_BIN"), "run", "scenarios/rcutorture-boost.scn", "--set",
+                         "scenario.duration=100000s", "--out", out, "-q", "--trace", trace, NULL };
+        g_autoptr(GDir) d = NULL;
+        GPid pid;
+        int wait_status;
+
+        ck_assert(g_spawn_async(g_getenv("RCUBOOST_SRCDIR"), argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                &pid, NULL));
+        g_usleep(1500000);      /* well into the run: the trace is being written */
+        kill(pid, SIGKILL);
+        ck_assert_int_eq(waitpid(pid, &wait_status, 0), pid);
+        g_spawn_close_pid(pid);
+        d = g_dir_open(traces, 0, NULL);
+        ck_assert_ptr_nonnull(d);
+        const char *left = g_dir_read_name(d);
+
+        ck_assert_msg(left == NULL, "a killed run left %s in the trace's directory", left);
+}
+END_TEST
+
+/* Every signal that ends a process quietly stops a run as SIGTERM does:
+ * outputs written, marked incomplete, exit 128 + N. */
+START_TEST(terminating_signals_are_handled_alike)
+{
+        const int sigs[] = { SIGHUP, SIGUSR1, SIGALRM, SIGQUIT };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++) {
+                g_autofree char *dir = temp_dir();
+                g_autofree char *out = g_build_filename(dir, "out", NULL);
+                char *argv[] = { (char *)g_getenv("RCUBOOST_BIN"), "run", "scenarios/rcutorture-boost.scn", "--set",
+                                 "scenario.duration=100000s", "--out", out, "-q", NULL };
+                g_autofree char *summary = NULL;
+                GPid pid;
+                int wait_status;
+
+                ck_assert(g_spawn_async(g_getenv("RCUBOOST_SRCDIR"), argv, NULL,
+                                        G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid,
+                                        NULL));
+                g_usleep(700000);
+                kill(pid, sigs[i]);
+                ck_assert_int_eq(waitpid(pid, &wait_status, 0), pid);
+                g_spawn_close_pid(pid);
+                ck_assert_msg(WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 128 + sigs[i],
+                              "signal %d: not an exit with %d", sigs[i], 128 + sigs[i]);
+                summary = file_contents(out, "summary.json");
+                ck_assert_msg(strstr(summary, "\"complete\": false"), "signal %d: %s", sigs[i], summary);
+                ck_assert(!exists(out, ".summary.json.tmp"));
+        }
+}
+END_TEST
+
+/* Output names derived from a scenario's file name are checked: "...scn"
+ * would make out/.. of the working directory. */
+START_TEST(derived_output_names_are_checked)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *text = NULL;
+        g_autofree char *quiet = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "scenarios", "quiet.scn", NULL);
+        const char *names[] = { "...scn", "a b.scn", "x,y.scn" };
+
+        ck_assert(g_file_get_contents(quiet, &text, NULL, NULL));
+        for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+                g_autofree char *scn = g_build_filename(dir, names[i], NULL);
+                struct result r;
+
+                ck_assert(g_file_set_contents(scn, text, -1, NULL));
+                for (int c = 0; c < 3; c++) {
+                        const char *verb[] = { "run", "compare", "sweep" };
+                        g_autofree char *script = g_strdup_printf(
+                                "cd '%s' && '%s' %s '%s' %s -q", dir, g_getenv("RCUBOOST_BIN"), verb[c], scn,
+                                c == 2 ? "--vary scenario.duration=100ms,200ms -p none" : "-p none");
+
+                        r = run_cli_sh(script);
+                        ck_assert_msg(r.status == 2 && strstr(r.err, "cannot name an output directory"),
+                                      "%s %s: exit %d: %s", verb[c], names[i], r.status, r.err);
+                        result_clear(&r);
+                }
+        }
+        /* and nothing was written next to them */
+        {
+                g_autofree char *outdir = g_build_filename(dir, "out", NULL);
+
+                ck_assert(!g_file_test(outdir, G_FILE_TEST_EXISTS));
+        }
+}
+END_TEST
+
+/* --emit-jobs checks every write: a full disk is a failure. */
+START_TEST(emit_jobs_to_a_full_disk_fails)
+{
+        g_autofree char *dir = temp_dir();
+        struct result r;
+
+        if (!g_file_test("/dev/full", G_FILE_TEST_EXISTS))
+                return;
+        r = run_cli("sweep", "scenarios/quiet.scn", "--vary", "scenario.duration=100ms,200ms", "-p", "none",
+                    "--out", dir, "--emit-jobs", "/dev/full", NULL);
+        ck_assert_msg(r.status == 1 && strstr(r.err, "/dev/full"), "exit %d: %s", r.status, r.err);
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1363,12 +1623,17 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, text_outputs_are_ascii);
         tcase_add_test(json, exit_statuses_and_end_reasons_are_as_documented);
         tcase_add_test(json, an_output_directory_holds_one_run);
+        tcase_add_test(json, a_bad_trace_path_keeps_the_earlier_outputs);
+        tcase_add_test(json, a_killed_trace_leaves_no_temporary);
+        tcase_add_test(json, terminating_signals_are_handled_alike);
+        tcase_add_test(json, derived_output_names_are_checked);
+        tcase_add_test(json, emit_jobs_to_a_full_disk_fails);
         tcase_add_test(json, a_full_disk_leaves_nothing_and_says_so);
         tcase_add_test(json, two_runs_never_share_a_directory);
         tcase_add_test(json, per_task_rt_figures_as_cyclictest);
         tcase_add_test(json, stalls_are_counted_and_the_pending_gp_is_a_lower_bound);
         tcase_add_test(json, no_user_string_is_gnuplot_code);
-        tcase_add_test(json, a_device_fifo_or_symlink_is_written_not_replaced);
+        tcase_add_test(json, a_device_or_fifo_is_written_in_place_a_symlink_refused);
         tcase_add_test(json, numbers_are_the_same_under_a_comma_locale);
         tcase_add_test(json, sweep_resumes_only_whole_rows_of_its_own_grid);
         tcase_add_test(json, check_of_nothing_is_an_error);

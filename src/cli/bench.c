@@ -331,7 +331,7 @@ static void plot_scaling(const char *dir, struct result *res, int n)
                                                !strcmp(res[i].series, "cpus") ? res[i].cpus : res[i].tasks,
                                                res[i].events_per_s, 1e9 / res[i].events_per_s,
                                                res[i].rss_kib / 1024);
-        g_file_set_contents(data, s->str, -1, NULL);
+        output_set_contents(data, s->str, -1, NULL);
         g_string_free(s, TRUE);
         g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
         GError *e = NULL;
@@ -341,6 +341,7 @@ static void plot_scaling(const char *dir, struct result *res, int n)
                 return;
         }
         cli_gnuplot_var(vars, "datafile", data);
+        output_register(png, NULL);     /* listed before gnuplot writes it */
         cli_gnuplot_var(vars, "outfile", png);
         if (!cli_gnuplot("scaling.gp", script, vars->str, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);

@@ -1,5 +1,6 @@
 /* cli.c - what the subcommands share; see cli.h. */
 #include "cli.h"
+#include "sim/output.h"
 
 #include <gio/gio.h>
 #include <signal.h>
@@ -24,13 +25,19 @@ static void on_signal(int signo)
         interrupted = signo;
 }
 
+/* Every signal whose default is to end the process quietly is handled as
+ * SIGTERM is: the run stops and writes what it has (a hangup, a batch
+ * system's SIGUSR1 or SIGALRM before its kill, a SIGQUIT from the keyboard). */
+static const int terminating_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+                                           SIGVTALRM, SIGPROF, SIGXCPU };
+
 void cli_catch_signals(void)
 {
         struct sigaction sa = { .sa_handler = on_signal };
 
         sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
+        for (size_t i = 0; i < G_N_ELEMENTS(terminating_signals); i++)
+                sigaction(terminating_signals[i], &sa, NULL);
 }
 
 const volatile int *cli_interrupt_flag(void)
@@ -245,7 +252,7 @@ gboolean cli_gnuplot(const char *name, const char *script, const char *vars, GEr
                 g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "no plot template %s", name);
                 return FALSE;
         }
-        if (!g_file_set_contents(script, g_bytes_get_data(tpl, NULL), (gssize)g_bytes_get_size(tpl), error))
+        if (!output_set_contents(script, g_bytes_get_data(tpl, NULL), (gssize)g_bytes_get_size(tpl), error))
                 return FALSE;
         if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
                           NULL, NULL, &err, &status, error))

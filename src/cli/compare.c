@@ -894,8 +894,8 @@ static gboolean prepare_timeline(const char *rundir, int *nlanes, char **tics, c
         for (int i = 0; i < nrows; i++)
                 g_strfreev(rows[i]);
         g_free(rows);
-        if (!g_file_set_contents(dst, out->str, (gssize)out->len, NULL) ||
-            !g_file_set_contents(marks, mk->str, (gssize)mk->len, NULL))
+        if (!output_set_contents(dst, out->str, (gssize)out->len, NULL) ||
+            !output_set_contents(marks, mk->str, (gssize)mk->len, NULL))
                 goto out;
         for (guint i = 0; i < tp.lanes->len; i++) {
                 g_autofree char *lit = cli_gnuplot_literal(tp.lanes->pdata[i]);
@@ -975,7 +975,13 @@ static void draw(struct plotter *pl, const char *name, const char *stem, GString
         g_autofree char *tmp = g_strdup_printf("%s/.%s.%s.tmp", pl->dir, stem, pl->format);
         GError *e = NULL;
 
-        g_mkdir_with_parents(plotdir, 0755);
+        /* the image is listed (as its own, and so its temporary) before gnuplot writes it */
+        if (!output_dir_make(plotdir, &e) || !output_register(final, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                pl->failed++;
+                return;
+        }
         cli_gnuplot_var(vars, "datadir", pl->dir);
         cli_gnuplot_var(vars, "scenario", pl->scenario);
         cli_gnuplot_var(vars, "term", terminal(pl->format, height));
@@ -1070,7 +1076,7 @@ static gboolean prepare_tail(const struct policy_runs *pr, const char *dir, cons
                 g_string_append_printf(out, "%.0f,%.9g\n", b->hi, i + 1 < rows->len ? (total - cum) / total
                                                                                 : 1 / total);
         }
-        ok = g_file_set_contents(dst, out->str, (gssize)out->len, NULL);
+        ok = output_set_contents(dst, out->str, (gssize)out->len, NULL);
         g_string_free(out, TRUE);
         *samples = total;
         return ok && total > 0;
@@ -1142,7 +1148,7 @@ static gboolean prepare_memory_band(const struct policy_runs *pr, const char *di
                 g_free(runs[r].t_ns);
                 g_free(runs[r].bytes);
         }
-        ok = runs[longest].n > 0 && g_file_set_contents(dst, out->str, (gssize)out->len, NULL);
+        ok = runs[longest].n > 0 && output_set_contents(dst, out->str, (gssize)out->len, NULL);
         g_string_free(out, TRUE);
         return ok;
 }
@@ -1452,18 +1458,21 @@ static void compare_jobs_free(struct compare_job *jobs, guint n)
         g_free(jobs);
 }
 
+/* DIR/POLICY/: a policy's pooled plot data, and its runs in seed-S/ --
+ * a compare's own: `run --out` one of them is refused */
+#define POLICY_DIR_KIND "compare-policy"
+#define RUN_DIR_KIND "compare-run"
+
 /* Remove the directory @dir of an earlier compare (a policy or a seed not
- * compared now) holding @ours; left alone if it holds anything else. */
-static void remove_stale_dir(const char *dir, const char *const *ours)
+ * compared now); left alone, and said, if it holds anything rcuboost did
+ * not write. */
+static void remove_stale_dir(const char *dir, const char *kind, const char *const *ours)
 {
-        int stale = output_dir_claim(dir, ours, NULL);
+        GError *e = NULL;
 
-        if (stale >= 0) {
-                g_autofree char *lockfile = g_build_filename(dir, ".rcuboost.lock", NULL);
-
-                g_unlink(lockfile);
-                output_dir_unlock(stale);
-                g_rmdir(dir);   /* stays if it holds anything else */
+        if (!output_dir_remove(dir, kind, ours, &e)) {
+                fprintf(stderr, "rcuboost: warning: %s is not compared now, but left: %s\n", dir, e->message);
+                g_error_free(e);
         }
 }
 
@@ -1483,7 +1492,7 @@ static void remove_stale_seeds(const char *dir, uint64_t first_seed, int nseeds)
                 if (g_ascii_string_to_unsigned(name + 5, 10, 0, G_MAXUINT64, &s, NULL) && s >= first_seed &&
                     s - first_seed < (guint64)nseeds)
                         continue;
-                remove_stale_dir(sub, sim_output_names);
+                remove_stale_dir(sub, RUN_DIR_KIND, sim_output_names);
         }
 }
 
@@ -1513,7 +1522,7 @@ static int prepare_out(const char *out, GPtrArray *names, uint64_t first_seed, i
         for (const char *const *n = sim_output_names; *n; n++)
                 g_ptr_array_add(policy_files, (gpointer)*n);
         g_ptr_array_add(policy_files, NULL);
-        lock = output_dir_claim(out, (const char *const *)ours->pdata, error);
+        lock = output_dir_claim(out, "compare", (const char *const *)ours->pdata, error);
         if (lock < 0)
                 return -1;
         for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
@@ -1525,12 +1534,16 @@ static int prepare_out(const char *out, GPtrArray *names, uint64_t first_seed, i
                 if (compared || !g_file_test(dir, G_FILE_TEST_IS_DIR))
                         continue;
                 remove_stale_seeds(dir, 0, 0);
-                remove_stale_dir(dir, (const char *const *)policy_files->pdata);
+                remove_stale_dir(dir, POLICY_DIR_KIND, (const char *const *)policy_files->pdata);
         }
         for (guint i = 0; i < names->len; i++) {
                 g_autofree char *dir = g_build_filename(out, names->pdata[i], NULL);
 
-                if (!output_dir_prepare(dir, (const char *const *)policy_files->pdata, error)) {
+                /* made now with its kind, and held to the end (the lock is
+                 * released when the process ends, as DIR's is) */
+                if (!output_dir_prepare(dir, POLICY_DIR_KIND, (const char *const *)policy_files->pdata, error) ||
+                    !output_dir_adopt(dir, POLICY_DIR_KIND, (const char *const *)policy_files->pdata, error) ||
+                    output_dir_lock(dir, error) < 0) {
                         output_dir_unlock(lock);
                         return -1;
                 }
@@ -1540,15 +1553,13 @@ static int prepare_out(const char *out, GPtrArray *names, uint64_t first_seed, i
         g_autofree char *real_dir = g_build_filename(out, REAL_POLICY, NULL);
 
         if (real) {
-                if (!output_dir_prepare(real_dir, (const char *const *)policy_files->pdata, error) ||
-                    (g_mkdir_with_parents(real_dir, 0777) != 0 &&
-                     (g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno), "%s: %s", real_dir,
-                                  g_strerror(errno)), TRUE))) {
+                if (!output_dir_prepare(real_dir, POLICY_DIR_KIND, (const char *const *)policy_files->pdata, error) ||
+                    !output_dir_make(real_dir, error)) {
                         output_dir_unlock(lock);
                         return -1;
                 }
         } else if (g_file_test(real_dir, G_FILE_TEST_IS_DIR)) {
-                remove_stale_dir(real_dir, (const char *const *)policy_files->pdata);
+                remove_stale_dir(real_dir, POLICY_DIR_KIND, (const char *const *)policy_files->pdata);
         }
         return lock;
 }
@@ -1697,8 +1708,16 @@ int cli_compare(int argc, char **argv)
         opts.seed_set = TRUE;
         if (!cli_parse_policies(ctx, policies_opt, names, &status))
                 return status;
-        if (!out)
+        if (!out) {
+                GError *bad = NULL;
+
+                if (!output_name_check(sc->name, "the scenario's name", &bad)) {
+                        status = cli_usage_error(ctx, "%s: %s (give --out DIR)", sc->path, bad->message);
+                        g_error_free(bad);
+                        return status;
+                }
                 out = g_build_filename("out", sc->name, NULL);
+        }
         /* A trace per policy of a whole big run is hundreds of MB: by default
          * the window the timeline plots show (bench-large: about 2 MB). */
         if (trace && !trace_window) {
@@ -1765,6 +1784,7 @@ int cli_compare(int argc, char **argv)
                         job->opts.policy = r->policy;
                         job->opts.seed = r->seed;
                         job->opts.out_dir = r->rundir;
+                        job->opts.out_kind = RUN_DIR_KIND;
                         job->opts.interrupt = cli_interrupt_flag();
                         /* the first seed's run is the one drawn and traced */
                         if (trace && i == 0) {
@@ -1847,7 +1867,8 @@ int cli_compare(int argc, char **argv)
         }
         compare_jobs_free(jobs, (guint)njobs);
         if (cli_interrupt_status()) {
-                fprintf(stderr, "rcuboost: interrupted; the outputs are marked \"complete\": false\n");
+                fprintf(stderr, "rcuboost: interrupted: no comparison written; a run it stopped is marked "
+                        "\"complete\": false\n");
                 results_free(prs, np);
                 return cli_interrupt_status();
         }

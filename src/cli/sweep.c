@@ -68,6 +68,11 @@ static void coordinates(const struct sweep *sw, int id, int *vidx, const char **
         }
 }
 
+/* What a sweep writes in its directory (for the temporaries of a killed one). */
+static const char *const sweep_output_names[] = {
+        "grid.txt", "sweep.csv", "sweep-plot.dat", "sweep.png", "sweep.gp", "runs/", NULL,
+};
+
 static char *run_dir(const struct sweep *sw, int id)
 {
         g_autofree char *name = g_strdup_printf("%06d", id);
@@ -446,7 +451,7 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
                 g_string_append(out, "\n\n");
                 curves++;
         }
-        g_file_set_contents(dat, out->str, -1, NULL);
+        output_set_contents(dat, out->str, -1, NULL);
         g_string_free(out, TRUE);
         if (points == 0) {
                 fprintf(stderr, "rcuboost: sweep: no plot: no run measured %s (e.g. nobody was boosted)\n", metric);
@@ -468,6 +473,7 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
         gboolean ok;
 
         cli_gnuplot_var(vars, "datafile", dat);
+        output_register(png, NULL);     /* listed before gnuplot writes it */
         cli_gnuplot_var(vars, "outfile", png);
         cli_gnuplot_var(vars, "metric", bare);
         cli_gnuplot_var(vars, "ylabel", ylabel);
@@ -523,6 +529,7 @@ int cli_sweep(int argc, char **argv)
         gboolean merge = FALSE;
         gint seeds = 1, jobs = (gint)MIN(g_get_num_processors(), 64), only = -1;
         gboolean quiet = FALSE;
+        int sweep_lock = -1;
         const GOptionEntry entries[] = {
                 /* no -v: that is --verbose wherever it exists */
                 { "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary,
@@ -599,6 +606,11 @@ int cli_sweep(int argc, char **argv)
                         status = cli_usage_error(ctx, "--seed: '%s' is not a whole number", seed);
                         goto out;
                 }
+                if (!out && !output_name_check(sc->name, "the scenario's name", &e)) {
+                        status = cli_usage_error(ctx, "%s: %s (give --out DIR)", sc->path, e->message);
+                        g_error_free(e);
+                        goto out;
+                }
                 sw.dir = out ? g_strdup(out) : g_strdup_printf("out/%s-sweep", sc->name);
                 sw.scenario_sha256 = g_strdup(sc->sha256);
         }
@@ -659,6 +671,16 @@ int cli_sweep(int argc, char **argv)
                                 sw.metric_column = FALSE;
         }
 
+        /* Somebody else's directory is refused untouched; a whole sweep
+         * (not one of its --only jobs, which run side by side) holds the
+         * directory to the end, so two sweeps never write one sweep.csv. */
+        if (!output_dir_adopt(sw.dir, "sweep", sweep_output_names, &e) ||
+            (!emit && only < 0 && (sweep_lock = output_dir_lock(sw.dir, &e)) < 0)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                status = EXIT_USAGE;
+                goto out;
+        }
         if (!emit && !check_grid(&sw, !merge, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
@@ -677,27 +699,45 @@ int cli_sweep(int argc, char **argv)
                 g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
                 g_autofree char *abs_scn = g_canonicalize_filename(sw.scenario, NULL);
                 g_autofree char *abs_dir = g_canonicalize_filename(sw.dir, NULL);
+                g_autofree char *emit_dir = g_path_get_dirname(emit);
+                g_autofree char *emit_name = g_path_get_basename(emit);
                 GString *common = g_string_new(NULL);
-                FILE *f = fopen(emit, "w");
+                struct outfile *o = outfile_open(emit_dir, emit_name, &e);
+                FILE *f;
 
-                if (!f) {
-                        fprintf(stderr, "rcuboost: cannot write %s\n", emit);
+                if (!o) {
+                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_error_free(e);
                         g_string_free(common, TRUE);
                         status = EXIT_FAILED;
                         goto out;
                 }
+                f = outfile_stream(o);
                 for (int a = 0; a < sw.naxes; a++) {
                         g_autofree char *q = g_shell_quote(vary[a]);
 
                         g_string_append_printf(common, " --vary %s", q);
                 }
-                for (char **o = sets; o && *o; o++) {
-                        g_autofree char *q = g_shell_quote(*o);
+                for (char **set = sets; set && *set; set++) {
+                        g_autofree char *q = g_shell_quote(*set);
 
                         g_string_append_printf(common, " --set %s", q);
                 }
                 if (policies) {
-                        g_autofree char *q = g_shell_quote(policies);
+                        /* a module by its absolute path: the jobs run from anywhere */
+                        g_auto(GStrv) parts = g_strsplit(policies, ",", -1);
+                        g_autofree char *list = NULL;
+                        g_autofree char *q = NULL;
+
+                        for (char **p = parts; *p; p++)
+                                if (policy_is_module_path(g_strstrip(*p))) {
+                                        char *abs = g_canonicalize_filename(*p, NULL);
+
+                                        g_free(*p);
+                                        *p = abs;
+                                }
+                        list = g_strjoinv(",", parts);
+                        q = g_shell_quote(list);
 
                         g_string_append_printf(common, " --policies %s", q);
                 }
@@ -717,7 +757,13 @@ int cli_sweep(int argc, char **argv)
                                         qdir, id);
                 }
                 g_string_free(common, TRUE);
-                fclose(f);
+                /* every write checked: a full disk is a failure, not a cut line */
+                if (!outfile_commit(o, &e)) {
+                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_error_free(e);
+                        status = EXIT_FAILED;
+                        goto out;
+                }
                 if (!quiet)
                         printf("%d jobs in %s; then: rcuboost sweep ... --merge --out %s\n", sw.nruns, emit, sw.dir);
                 goto out;
@@ -763,5 +809,6 @@ out:
         g_free(sw.metric);
         g_free(sw.scenario_sha256);
         g_mutex_clear(&sw.lock);
+        output_dir_unlock(sweep_lock);
         return status;
 }

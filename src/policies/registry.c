@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "../sim/output.h"
+
 extern const struct boost_policy_ops none_policy_ops;
 extern const struct boost_policy_ops booster_policy_ops;
 extern const struct boost_policy_ops booster8_policy_ops;
@@ -61,6 +63,7 @@ const struct boost_policy_ops *policy_load(const char *path, GError **error)
         const struct boost_policy_ops *ops = NULL, **sym_ops = NULL;
         const int *sym_abi = NULL;
         GModule *module;
+        GError *e = NULL;
 
         g_mutex_lock(&loaded_lock);
         if (loaded_paths && (ops = g_hash_table_lookup(loaded_paths, canon)))
@@ -97,6 +100,14 @@ const struct boost_policy_ops *policy_load(const char *path, GError **error)
                 g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                             "%s: policy without a name, create(), "
                             "reader_blocked() or reader_unlock()", path);
+                ops = NULL;
+                g_module_close(module);
+                goto out;
+        }
+        if (!output_name_check(ops->name, "its policy name", &e)) {
+                /* the name becomes compare's DIR/POLICY/ */
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: %s", path, e->message);
+                g_error_free(e);
                 ops = NULL;
                 g_module_close(module);
                 goto out;

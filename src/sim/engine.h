@@ -90,6 +90,7 @@ struct sim {
         int rt_top_prio;                /* that class's normal_prio (PRIO_NONE: no periodic task) */
         struct report *report;
         char *out_dir;
+        char *out_kind;         /* the output directory's kind (output.h) */
         int out_lock;                   /* output_dir_claim(), -1 when none */
         bool summary_only;
         struct outfile *memory_out;

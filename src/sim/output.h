@@ -20,14 +20,53 @@ gboolean outfile_commit(struct outfile *o, GError **error);
 /* Remove the temporary file; frees @o.  Accepts NULL. */
 void outfile_abort(struct outfile *o);
 
+/* The output directory contract (docs/outputs.md): every directory
+ * rcuboost makes carries DIR/.rcuboost-manifest, the files and
+ * directories rcuboost wrote there, each listed before it is created.
+ * Only listed files are ever removed, and a directory that holds anything
+ * else is refused untouched.  A directory holds one @kind of output (a
+ * command's: "run", "compare", "sweep", "compare-policy"); a directory of
+ * another kind is refused too. */
+
+/* Make @dir (and its parents) as output directories: each one made gets a
+ * manifest and is listed in its parent's, if the parent has one.  An
+ * existing directory is left as it is. */
+gboolean output_dir_make(const char *dir, GError **error);
+/* May @name (a scenario's or a policy's, @what says which) be a file or
+ * directory name under an output directory?  Not empty, "." or "..", no
+ * '/', ',', '\\', blank or control character, no leading '.' or '#'
+ * (hidden, or a manifest's comment), UTF-8. */
+gboolean output_name_check(const char *name, const char *what, GError **error);
+/* List @path's file in its directory's manifest (making the directory if
+ * needed) before writing it by other means (gnuplot's output). */
+gboolean output_register(const char *path, GError **error);
+/* output_register(), then g_file_set_contents(). */
+gboolean output_set_contents(const char *path, const char *contents, gssize len, GError **error);
+/* May @path be written?  A directory or a symbolic link to anything but a
+ * device or FIFO cannot; @in_place says a device or FIFO is there. */
+gboolean output_path_check(const char *path, gboolean *in_place, GError **error);
+
 /* Make @dir ready for a new set of outputs, so that it never mixes two
- * runs.  @ours lists what a run writes there (glob patterns; a trailing
- * '/' names a directory).  A missing @dir is fine (outfile_open() makes
- * it).  If @dir holds any of @ours, or hidden temporaries of them (".NAME.tmp-XXXXXX",
- * left by a killed run), it is an earlier output: those files are removed
- * (directories are kept).  If it holds other things and none of @ours, it is
- * somebody else's: FALSE with @error (G_OPTION_ERROR), nothing touched. */
-gboolean output_dir_prepare(const char *dir, const char *const *ours, GError **error);
+ * runs.  A missing @dir is fine (outfile_open() makes it).  The files
+ * its manifest lists, and hidden temporaries of them or of @ours (glob
+ * patterns, ".NAME.tmp-XXXXXX", left by a killed run), are removed;
+ * listed directories are kept.  Anything else there: FALSE with @error
+ * (G_OPTION_ERROR), nothing touched. */
+gboolean output_dir_prepare(const char *dir, const char *kind, const char *const *ours, GError **error);
+
+/* output_dir_prepare() without removing anything: is @dir empty, missing
+ * or rcuboost's?  (A sweep resumes with what is there.) */
+gboolean output_dir_check(const char *dir, const char *kind, const char *const *ours, GError **error);
+
+/* output_dir_check(), then make @dir an output directory (with a
+ * manifest) if it is not one: for a directory written by several
+ * processes (a sweep's --only jobs) or before its lock is taken. */
+gboolean output_dir_adopt(const char *dir, const char *kind, const char *const *ours, GError **error);
+
+/* Remove @dir, an output directory of an earlier run, with what its
+ * manifest lists; refused (FALSE, nothing touched) if it holds anything
+ * else. */
+gboolean output_dir_remove(const char *dir, const char *kind, const char *const *ours, GError **error);
 
 /* Hold @dir (made if needed) for one run: a second run into it while this
  * one lives is refused, so two runs never mix their files.  An flock() on
@@ -37,6 +76,6 @@ int output_dir_lock(const char *dir, GError **error);
 void output_dir_unlock(int lock);
 /* All of it for a run: refuse a foreign @dir untouched, lock it, then
  * output_dir_prepare() it.  Returns the lock, or -1 with @error. */
-int output_dir_claim(const char *dir, const char *const *ours, GError **error);
+int output_dir_claim(const char *dir, const char *kind, const char *const *ours, GError **error);
 
 #endif

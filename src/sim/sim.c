@@ -1,7 +1,10 @@
 /* sim.c - building a simulation, the event loop and the results; see sim.h. */
 #include "sim.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "expect.h"
@@ -134,6 +137,63 @@ const char *const sim_output_names[] = {
         "summary.json", "memory.csv", "gp.csv", "boost.csv", "latency.csv", "distributions.csv",
         "timeline.csv", "timeline-plot.dat", "timeline-marks.dat", "tail-*.dat", "trace.json", "trace.txt", "trace.dat", "row.csv", NULL,
 };
+
+static const char *sim_out_kind(const struct sim_options *opts)
+{
+        return opts->out_kind ? opts->out_kind : "run";
+}
+
+/* @path with its directory resolved (symbolic links, "..") when the
+ * directory exists: two names of one file compare equal. */
+static char *resolved_path(const char *path)
+{
+        g_autofree char *dir = g_path_get_dirname(path);
+        g_autofree char *base = g_path_get_basename(path);
+        g_autofree char *real = realpath(dir, NULL);
+
+        return real ? g_build_filename(real, base, NULL) : g_canonicalize_filename(path, NULL);
+}
+
+/* --trace FILE: a path that can be written (not a directory, not a link
+ * to a file, in a writable directory), and neither the scenario nor one
+ * of the run's own outputs in --out. */
+static gboolean trace_path_check(const struct scenario *sc, const struct sim_options *opts, GError **error)
+{
+        g_autofree char *trace = resolved_path(opts->trace);
+        g_autofree char *scn = resolved_path(sc->path);
+        g_autofree char *dir = g_path_get_dirname(opts->trace);
+        gboolean in_place;
+
+        if (!output_path_check(opts->trace, &in_place, error))
+                return FALSE;
+        if (!strcmp(trace, scn)) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                            "--trace %s is the scenario file: give the trace another name", opts->trace);
+                return FALSE;
+        }
+        if (opts->out_dir) {
+                g_autofree char *out = resolved_path(opts->out_dir);
+                g_autofree char *trace_dir = g_path_get_dirname(trace);
+                g_autofree char *base = g_path_get_basename(trace);
+
+                /* (trace.json, .txt, .dat: where compare puts each run's trace) */
+                for (const char *const *n = sim_output_names; !strcmp(out, trace_dir) && *n; n++)
+                        if (!g_str_has_prefix(*n, "trace.") && g_pattern_match_simple(*n, base)) {
+                                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                            "--trace %s is one of the run's own outputs in %s: give the trace "
+                                            "another name", opts->trace, opts->out_dir);
+                                return FALSE;
+                        }
+        }
+        if (!in_place && g_file_test(dir, G_FILE_TEST_IS_DIR) && access(dir, W_OK) != 0) {
+                int e = errno;
+
+                g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "cannot write %s: %s", opts->trace,
+                            g_strerror(e));
+                return FALSE;
+        }
+        return TRUE;
+}
 
 /* A periodic task's cyclictest histogram: 1 us bins up to rt_histogram.
  * Every one has the same bin edges, so they share the sim's (computed
@@ -370,11 +430,15 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         index_task_names(sim);
         if (!check_events(sim, error) || !check_expectations(sim, error))
                 goto fail;
+        /* everything that can be checked before an earlier run's outputs are removed */
+        if (opts && opts->trace && !trace_path_check(sc, opts, error))
+                goto fail;
         if (opts && opts->out_dir) {
-                sim->out_lock = output_dir_claim(opts->out_dir, sim_output_names, error);
+                sim->out_lock = output_dir_claim(opts->out_dir, sim_out_kind(opts), sim_output_names, error);
                 if (sim->out_lock < 0)
                         goto fail;
                 sim->out_dir = g_strdup(opts->out_dir);
+                sim->out_kind = g_strdup(sim_out_kind(opts));
                 sim->summary_only = opts->summary_only;
                 if (!sim->summary_only && !open_outputs(sim, error))
                         goto fail;
@@ -436,6 +500,7 @@ void sim_free(struct sim *sim)
         eventq_finish(&sim->q);
         g_free(sim->timed);
         g_free(sim->out_dir);
+        g_free(sim->out_kind);
         output_dir_unlock(sim->out_lock);
         if (sim->report)
                 report_free(sim->report);
@@ -846,7 +911,7 @@ gboolean sim_finish(struct sim *sim, GError **error)
                      write_latency(sim, &e) && write_distributions(sim, &e) && write_summary(sim, &e);
                 if (!ok) {
                         /* No partial set either: what was renamed into place goes too. */
-                        output_dir_prepare(sim->out_dir, sim_output_names, NULL);
+                        output_dir_prepare(sim->out_dir, sim->out_kind, sim_output_names, NULL);
                         g_propagate_error(error, e);
                         return FALSE;
                 }

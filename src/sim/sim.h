@@ -29,6 +29,7 @@ enum sim_trace_format {
 struct sim_options {
         const char *policy;     /* NULL: the scenario's [scenario] policy */
         const char *out_dir;    /* NULL: write no files */
+        const char *out_kind;   /* the directory's kind (output.h); NULL: "run" */
         bool summary_only;      /* write summary.json only (sweeps) */
         const char *trace;      /* also write a trace here, or NULL ... */
         enum sim_trace_format trace_format;     /* ... in this format */
