@@ -1611,6 +1611,33 @@ START_TEST(emit_jobs_to_a_full_disk_fails)
 }
 END_TEST
 
+/* A policy module that breaks the engine's contract stops the run with an
+ * error naming the module and the hook (exit 2), never a crash. */
+START_TEST(a_contract_breach_is_an_error_not_a_crash)
+{
+        const char *modules = g_getenv("RCUBOOST_TEST_MODULES");
+        const char *cases[][2] = {
+                { "libbreach-null.so", "policy breach-null (module %s), in create: returned NULL" },
+                { "libbreach-prio.so", "policy breach-prio (module %s), in reader_blocked: "
+                                       "sched_set_boost_prio(reader, -1000): a priority is 0..139" },
+                { "libbreach-minprio.so", "in reader_blocked: sched_set_boost_prio(reader, -2147483648)" },
+        };
+
+        ck_assert_ptr_nonnull(modules);
+        for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+                g_autofree char *dir = temp_dir();
+                g_autofree char *module = g_build_filename(modules, cases[i][0], NULL);
+                g_autofree char *want = g_strdup_printf(cases[i][1], module);
+                struct result r = run_cli("run", "scenarios/real-rescue.scn", "--policy", module, "--out", dir, "-q",
+                                          NULL);
+
+                ck_assert_msg(r.status == 2 && strstr(r.err, want), "%s: exit %d: %s", cases[i][0], r.status,
+                              r.err);
+                result_clear(&r);
+        }
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1628,6 +1655,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, terminating_signals_are_handled_alike);
         tcase_add_test(json, derived_output_names_are_checked);
         tcase_add_test(json, emit_jobs_to_a_full_disk_fails);
+        tcase_add_test(json, a_contract_breach_is_an_error_not_a_crash);
         tcase_add_test(json, a_full_disk_leaves_nothing_and_says_so);
         tcase_add_test(json, two_runs_never_share_a_directory);
         tcase_add_test(json, per_task_rt_figures_as_cyclictest);

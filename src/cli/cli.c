@@ -74,8 +74,8 @@ void cli_print_warnings(const struct scenario *sc, const struct sim *sim)
 
 int cli_error_status(const GError *e)
 {
-        return e->domain == SCENARIO_ERROR || e->domain == UNITS_ERROR || e->domain == G_OPTION_ERROR
-               ? EXIT_USAGE : EXIT_FAILED;
+        return e->domain == SCENARIO_ERROR || e->domain == UNITS_ERROR || e->domain == G_OPTION_ERROR ||
+               e->domain == POLICY_ERROR ? EXIT_USAGE : EXIT_FAILED;
 }
 
 int cli_usage_error(GOptionContext *ctx, const char *fmt, ...)

@@ -157,10 +157,17 @@ extern const struct boost_policy_ops *const policy_registry[];
  * are not the ones the engine has.  Bump it whenever struct
  * boost_policy_ops, or anything a policy may touch (engine.h and what it
  * includes), changes its layout or meaning. */
-#define RCUBOOST_POLICY_ABI 7
+#define RCUBOOST_POLICY_ABI 8
 #define RCUBOOST_POLICY(ops)                                            \
         G_MODULE_EXPORT const int rcuboost_policy_abi = RCUBOOST_POLICY_ABI; \
         G_MODULE_EXPORT const struct boost_policy_ops *rcuboost_policy = &(ops)
+
+/* A policy broke the engine's contract (sim_policy_breach()): exit 2. */
+#define POLICY_ERROR (policy_error_quark())
+GQuark policy_error_quark(void);
+enum { POLICY_ERROR_CONTRACT };
+/* The file a loaded module's policy came from, or NULL for a built-in one. */
+const char *policy_module_path(const struct boost_policy_ops *ops);
 
 /* Load the policy module at @path (a name with a '/' or ending in .so):
  * afterwards policy_find() knows it by its ops->name.  Loading the same

@@ -27,6 +27,25 @@ static GMutex loaded_lock;
 static GPtrArray *loaded_ops;           /* const struct boost_policy_ops * (+ NULL) */
 static GHashTable *loaded_paths;        /* canonical path -> ops */
 
+G_DEFINE_QUARK(rcuboost-policy-error-quark, policy_error)
+
+const char *policy_module_path(const struct boost_policy_ops *ops)
+{
+        const char *path = NULL;
+        GHashTableIter it;
+        gpointer key, value;
+
+        g_mutex_lock(&loaded_lock);
+        if (loaded_paths) {
+                g_hash_table_iter_init(&it, loaded_paths);
+                while (!path && g_hash_table_iter_next(&it, &key, &value))
+                        if (value == ops)
+                                path = key;     /* kept for good, as the module is */
+        }
+        g_mutex_unlock(&loaded_lock);
+        return path;
+}
+
 const struct boost_policy_ops *policy_find(const char *name)
 {
         const struct boost_policy_ops *found = NULL;

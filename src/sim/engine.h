@@ -91,6 +91,10 @@ struct sim {
         struct report *report;
         char *out_dir;
         char *out_kind;         /* the output directory's kind (output.h) */
+        /* The policy hook running now ("reader_blocked", ...), or NULL: the
+         * policy's own threads and timers.  For the contract checks'
+         * messages (sim_policy_breach()). */
+        const char *policy_hook;
         int out_lock;                   /* output_dir_claim(), -1 when none */
         bool summary_only;
         struct outfile *memory_out;
@@ -129,6 +133,18 @@ struct task *sim_kthread_create(struct sim *sim, const char *name, const struct 
 void sim_task_exit_release(struct sim *sim, struct task *t);
 /* Stop the run after the current event; a non-NULL @error makes it a failure. */
 void sim_stop(struct sim *sim, const char *reason, GError *error);
+/* The policy broke its contract (a value out of range, a task not of this
+ * run): stop the run with an error naming the policy, its module and the
+ * hook (exit 2).  The engine calls this; a policy need not. */
+void sim_policy_breach(struct sim *sim, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* Run policy hook @hook with sim->policy_hook naming it. */
+#define SIM_POLICY_CALL(sim, hook, ...)                                 \
+        do {                                                            \
+                const char *saved_hook_ = (sim)->policy_hook;           \
+                (sim)->policy_hook = #hook;                             \
+                (sim)->policy->hook(__VA_ARGS__);                       \
+                (sim)->policy_hook = saved_hook_;                       \
+        } while (0)
 /* Record a boost.csv row: @t's effective priority went from @old_prio to
  * its current one because of @what ("boost", "unboost", "reboost"). */
 void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_prio);

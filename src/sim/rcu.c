@@ -98,7 +98,7 @@ void rcu_reader_done(struct sim *sim, struct task *t)
         latency_stat_add(&sim->rcu.cs_length, sim->now - t->rcu_read_start_ns);
         sim_charge_task(sim, t, COST_READ_UNLOCK, 1, COST_PATH_READ);
         if (sim->policy->reader_unlock)
-                sim->policy->reader_unlock(sim->pol, t);
+                SIM_POLICY_CALL(sim, reader_unlock, sim->pol, t);
 }
 
 void rcu_read_lock(struct sim *sim, struct task *t)
@@ -121,7 +121,7 @@ void rcu_note_switch_out(struct sim *sim, struct task *t, enum rcu_block_reason 
         sim->rcu.reader_switch_outs++;
         sim->rcu.flavour->switch_out(sim, t, why);
         if (sim->policy->reader_blocked)
-                sim->policy->reader_blocked(sim->pol, t, why);
+                SIM_POLICY_CALL(sim, reader_blocked, sim->pol, t, why);
 }
 
 void rcu_note_context_switch(struct sim *sim, int cpu)
@@ -194,7 +194,7 @@ void rcu_synchronize(struct sim *sim, struct task *t)
         t->sync_start_ns = sim->now;
         t->in_sync = true;
         if (sim->policy->sync_start)
-                sim->policy->sync_start(sim->pol, t);
+                SIM_POLICY_CALL(sim, sync_start, sim->pol, t);
         sim->rcu.sync_waiting++;
         enqueue_callback(sim, t, 0, t);
         rcu_check_deadlock(sim);

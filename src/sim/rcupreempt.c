@@ -255,7 +255,7 @@ static void flip_ended(struct sim *sim)
                 fputc('\n', rcu->gp_csv);
         }
         if (sim->policy->gp_end)
-                sim->policy->gp_end(sim->pol, rcu->preempt->completed);
+                SIM_POLICY_CALL(sim, gp_end, sim->pol, rcu->preempt->completed);
 }
 
 /* rcu_try_flip(): advance the global machine by at most one state. */
@@ -280,7 +280,7 @@ static void try_flip(struct sim *sim, int cpu)
                 timeline_gp(sim->timeline, sim->now, rcu_flip_state_name(rcu->preempt->state));
                 rcu_check_deadlock(sim);
                 if (sim->policy->gp_start)
-                        sim->policy->gp_start(sim->pol, rcu->preempt->completed);
+                        SIM_POLICY_CALL(sim, gp_start, sim->pol, rcu->preempt->completed);
                 break;
         case RCU_FLIP_WAITACK:
                 if (rcu->preempt->acks_pending == 0)

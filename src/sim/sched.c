@@ -819,8 +819,24 @@ bool sched_update_prio(struct sim *sim, struct task *t)
         return update_prio(sim, t, BOOST_ADJUST_PI);
 }
 
+/* Is @t a task of this run?  (A policy may hand the engine any pointer.) */
+static bool task_of_sim(const struct sim *sim, const struct task *t)
+{
+        return t && t->id >= 0 && (guint)t->id < sim->tasks->len && g_ptr_array_index(sim->tasks, t->id) == t;
+}
+
 void sched_set_boost_prio(struct sim *sim, struct task *t, int prio, enum boost_chain how)
 {
+        /* checked always: a bad value would index cpupri's levels out of range */
+        if (!task_of_sim(sim, t)) {
+                sim_policy_breach(sim, "sched_set_boost_prio() of %p, not a task of this run", (void *)t);
+                return;
+        }
+        if (prio != PRIO_NONE && (prio < 0 || prio >= PRIO_MAX)) {
+                sim_policy_breach(sim, "sched_set_boost_prio(%s, %d): a priority is 0..%d, or PRIO_NONE", t->name,
+                                  prio, PRIO_MAX - 1);
+                return;
+        }
         t->boost_prio = prio;
         update_prio(sim, t, how);
 }
@@ -1168,7 +1184,7 @@ static void tick_event(struct sim *sim, struct event *ev)
         sched_tick(sim, cpu);
         rcu_tick(sim, cpu->id);
         if (sim->policy->tick)
-                sim->policy->tick(sim->pol, cpu->id);
+                SIM_POLICY_CALL(sim, tick, sim->pol, cpu->id);
         /* an interrupt in the idle loop: tick_nohz_irq_exit() stops it again */
         if (sim->env.nohz_idle && !cpu->curr && !cpu->need_resched) {
                 nohz_idle_enter(sim, cpu, true);

@@ -416,9 +416,26 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         rcu_start(sim);
         softirq_start(sim);
         params.ops = sim->policy;
-        sim->pol = sim->policy->create(sim, &params, error);
-        if (!sim->pol)
-                goto fail;
+        {
+                GError *e = NULL;
+
+                sim->policy_hook = "create";
+                sim->pol = sim->policy->create(sim, &params, &e);
+                sim->policy_hook = NULL;
+                if (!sim->pol && !e) {
+                        const char *module = policy_module_path(sim->policy);
+
+                        e = g_error_new(POLICY_ERROR, POLICY_ERROR_CONTRACT,
+                                        "policy %s%s%s%s, in create: returned NULL without saying why (a GError)",
+                                        sim->policy->name, module ? " (module " : "", module ? module : "",
+                                        module ? ")" : "");
+                }
+                if (!sim->pol) {
+                        g_propagate_error(error, e);
+                        goto fail;
+                }
+                g_clear_error(&e);      /* an error set beside a policy made: the policy is what counts */
+        }
 
         sim->ntimed = (int)sc->events->len;
         sim->timed = g_new0(struct timed_event, MAX(1, sim->ntimed));
@@ -520,6 +537,21 @@ void sim_stop(struct sim *sim, const char *reason, GError *error)
         sim->stopping = true;
         sim->end_reason = reason;
         sim->run_error = error;
+}
+
+void sim_policy_breach(struct sim *sim, const char *fmt, ...)
+{
+        const char *module = policy_module_path(sim->policy);
+        g_autofree char *what = NULL;
+        va_list ap;
+
+        va_start(ap, fmt);
+        what = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        sim_stop(sim, "error", g_error_new(POLICY_ERROR, POLICY_ERROR_CONTRACT, "policy %s%s%s%s, in %s: %s",
+                                           sim->policy->name, module ? " (module " : "", module ? module : "",
+                                           module ? ")" : "",
+                                           sim->policy_hook ? sim->policy_hook : "its own thread or timer", what));
 }
 
 /* Resident memory of this process, in bytes (0 if unknown). */
@@ -676,7 +708,7 @@ static void timed_event(struct sim *sim, struct event *ev)
                         if (es->set_sched) {
                                 sched_set_class(sim, t, &es->sched);
                                 if (sim->policy->setscheduler)
-                                        sim->policy->setscheduler(sim->pol, t);
+                                        SIM_POLICY_CALL(sim, setscheduler, sim->pol, t);
                         }
                 }
         }

@@ -186,9 +186,17 @@ struct step task_program_step(struct sim *sim, struct task *t)
 
 static void task_exit(struct sim *sim, struct task *t)
 {
-        if (sim->policy->task_exit && !sim->policy->task_exit(sim->pol, t)) {
-                sched_block(sim, t, TASK_EXITING);
-                return;
+        if (sim->policy->task_exit) {
+                const char *saved = sim->policy_hook;
+                bool gone;
+
+                sim->policy_hook = "task_exit";
+                gone = sim->policy->task_exit(sim->pol, t);
+                sim->policy_hook = saved;
+                if (!gone) {
+                        sched_block(sim, t, TASK_EXITING);
+                        return;
+                }
         }
         sim->exited++;
         sched_block(sim, t, TASK_EXITED);
@@ -207,7 +215,7 @@ static void task_continue(struct sim *sim, struct task *t)
         if (t->sync_returning) {        /* back from synchronize_rcu() */
                 t->sync_returning = false;
                 if (sim->policy->sync_end)
-                        sim->policy->sync_end(sim->pol, t);
+                        SIM_POLICY_CALL(sim, sync_end, sim->pol, t);
         }
         for (int n = 0;; n++) {
                 struct step s = t->step(sim, t);

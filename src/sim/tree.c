@@ -544,7 +544,7 @@ static void rcu_gp_init(struct sim *sim, struct task *self)
         }
         rcu_check_deadlock(sim);
         if (sim->policy->gp_start)
-                sim->policy->gp_start(sim->pol, (int64_t)(rt->gp_seq >> RCU_SEQ_CTR_SHIFT));
+                SIM_POLICY_CALL(sim, gp_start, sim->pol, (int64_t)(rt->gp_seq >> RCU_SEQ_CTR_SHIFT));
 }
 
 /* ---- tickless idle: the dynticks counter ---- */
@@ -605,7 +605,7 @@ static void force_qs_rnp(struct sim *sim, struct task *self, bool first)
                 rt->cbovldnext |= rnp->cbovldmask != 0;
                 if (rnp->qsmask == 0) {
                         if (blocked_readers_cgp(rnp) && sim->policy->fqs_blocked)
-                                sim->policy->fqs_blocked(sim->pol, rnp, self);
+                                SIM_POLICY_CALL(sim, fqs_blocked, sim->pol, rnp, self);
                         continue;
                 }
                 if (!sim->env.nohz_idle)
@@ -665,7 +665,7 @@ static void rcu_gp_cleanup(struct sim *sim, struct task *self)
                         (gint64)waited);
         set_gp_state(sim, RCU_GP_IDLE, NULL);
         if (sim->policy->gp_end)
-                sim->policy->gp_end(sim->pol, (int64_t)(rt->gp_seq >> RCU_SEQ_CTR_SHIFT));
+                SIM_POLICY_CALL(sim, gp_end, sim->pol, (int64_t)(rt->gp_seq >> RCU_SEQ_CTR_SHIFT));
 }
 
 /* rcu_gp_fqs_check_wake(): stop waiting early? */

@@ -33,6 +33,7 @@ enum sched_policy {
  * 100..139 for nice -20..19.  Lower is more urgent. */
 #define PRIO_MAX_RT   100
 #define PRIO_NICE_0   120
+#define PRIO_MAX      140       /* MAX_PRIO: 0..99 real-time, 100..139 nice -20..19 */
 #define PRIO_NONE     INT32_MAX
 #define PRIO_IDLE     200   /* what an idle CPU "runs at", for comparisons */
 
