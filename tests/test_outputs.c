@@ -922,6 +922,75 @@ START_TEST(sweep_resumes_only_whole_rows_of_its_own_grid)
 }
 END_TEST
 
+/* A sweep means what it says: keys it sets itself, a key or a value given
+ * twice and a grid too large to count are refused; the scenario is read
+ * once, so an edit during the sweep cannot mix two scenarios. */
+START_TEST(sweep_refuses_what_it_cannot_mean)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *scn = g_build_filename(dir, "s.scn", NULL);
+        g_autofree char *a = g_build_filename(dir, "a", NULL);
+        g_autofree char *b = g_build_filename(dir, "b", NULL);
+        g_autofree char *quiet = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "scenarios", "quiet.scn", NULL);
+        g_autofree char *text = NULL, *want = NULL, *got = NULL;
+        g_autofree char *many = NULL, *more = NULL;
+        GString *values = g_string_new("scenario.duration="), *limits = g_string_new("rcu.memory_limit=");
+        struct result r;
+        const char *bad[][3] = {
+                { "--vary", "scenario.seed=1,2", "a sweep sets scenario.seed itself" },
+                { "--vary", "scenario.policy=none,booster", "use --policies" },
+                { "--vary", "scenario.duration=100ms,100ms", "the rows would be the same run" },
+        };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+                r = run_cli("sweep", "scenarios/quiet.scn", bad[i][0], bad[i][1], "-p", "none", "--out", a, NULL);
+                ck_assert_msg(r.status == 2 && strstr(r.err, bad[i][2]), "%s: exit %d: %s", bad[i][1], r.status,
+                              r.err);
+                result_clear(&r);
+        }
+        r = run_cli("sweep", "scenarios/quiet.scn", "--vary", "scenario.duration=100ms", "--vary",
+                    "scenario.duration=200ms", "-p", "none", "--out", a, NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "given twice"), "%s", r.err);
+        result_clear(&r);
+        r = run_cli("sweep", "scenarios/quiet.scn", "--vary", "scenario.duration=5ms", "10ms", "--out", a, NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "separated by commas"), "%s", r.err);
+        result_clear(&r);
+        /* 2^32 runs (4096 x 4096 values x 256 seeds): refused by its count, not run as "0 runs" */
+        for (int i = 0; i < 4096; i++) {
+                g_string_append_printf(values, "%s%dms", i ? "," : "", i + 1);
+                g_string_append_printf(limits, "%s%dMiB", i ? "," : "", i + 1);
+        }
+        many = g_string_free(values, FALSE);
+        more = g_string_free(limits, FALSE);
+        r = run_cli("sweep", "scenarios/quiet.scn", "--vary", many, "--vary", more, "--seeds", "256", "-p", "none",
+                    "--out", a, NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "4294967296 runs"), "%s", r.err);
+        result_clear(&r);
+        ck_assert(!g_file_test(a, G_FILE_TEST_EXISTS));
+
+        /* edited as the sweep runs: every row is of the scenario as it was read */
+        ck_assert(g_file_get_contents(quiet, &text, NULL, NULL));
+        ck_assert(g_file_set_contents(scn, text, -1, NULL));
+        r = run_cli("sweep", scn, "--vary", "scenario.duration=30s,31s,32s,33s", "--seeds", "4", "-p", "none",
+                    "-j", "1", "-q", "--out", a, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        want = file_contents(a, "sweep.csv");
+        {
+                g_autofree char *cmd = g_strdup_printf(
+                        "'%s' sweep '%s' --vary scenario.duration=30s,31s,32s,33s --seeds 4 -p none -j 1 -q "
+                        "--out '%s' & sleep 0.3; printf '[scenario]\\ncpus=3\\n[task:x]\\nprogram=compute 1ms\\n' > '%s'; wait",
+                        g_getenv("RCUBOOST_BIN"), scn, b, scn);
+
+                r = run_cli_sh(cmd);
+                ck_assert_msg(r.status == 0, "%s", r.err);
+                result_clear(&r);
+        }
+        got = file_contents(b, "sweep.csv");
+        ck_assert_str_eq(got, want);
+}
+END_TEST
+
 START_TEST(check_of_nothing_is_an_error)
 {
         g_autofree char *dir = temp_dir();
@@ -1665,6 +1734,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, numbers_are_the_same_under_a_comma_locale);
         tcase_add_test(json, sweep_resumes_only_whole_rows_of_its_own_grid);
         tcase_add_test(json, check_of_nothing_is_an_error);
+        tcase_add_test(json, sweep_refuses_what_it_cannot_mean);
         tcase_add_test(json, a_run_that_would_take_days_is_announced);
         tcase_add_test(json, plot_templates_render_underscores_as_written);
         tcase_add_test(json, latency_plots_show_the_tail);

@@ -36,6 +36,7 @@ struct axis {
 
 struct sweep {
         char *scenario;         /* path */
+        char *text;             /* its contents, read once: every run loads this */
         GStrv sets;             /* --set overrides applied to every run */
         char *dir;
         struct axis *axes;
@@ -67,6 +68,11 @@ static void coordinates(const struct sweep *sw, int id, int *vidx, const char **
                 rest /= sw->axes[a].n;
         }
 }
+
+/* A sweep's size: refused above the first (its run ids are ints, its
+ * directory a million entries), announced from the second. */
+#define SWEEP_MAX_RUNS 1000000
+#define SWEEP_ANNOUNCE_RUNS 1000
 
 /* What a sweep writes in its directory (for the temporaries of a killed one). */
 static const char *const sweep_output_names[] = {
@@ -103,6 +109,21 @@ static char *grid_text(const struct sweep *sw)
                                sw->scenario_sha256, sw->base_seed, sw->seeds);
         for (guint p = 0; p < sw->policies->len; p++)
                 g_string_append_printf(g, "%s%s", p ? "," : "", (char *)sw->policies->pdata[p]);
+        /* a module rebuilt between a sweep and its resume is another policy */
+        for (guint p = 0; p < sw->policies->len; p++) {
+                const char *path = policy_module_path(policy_find(sw->policies->pdata[p]));
+                g_autofree char *bytes = NULL;
+                gsize len = 0;
+
+                if (!path)
+                        continue;
+                if (g_file_get_contents(path, &bytes, &len, NULL)) {
+                        g_autofree char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)bytes,
+                                                                           len);
+
+                        g_string_append_printf(g, "\nmodule=%s sha256=%s", (char *)sw->policies->pdata[p], sum);
+                }
+        }
         for (int a = 0; a < sw->naxes; a++) {
                 g_string_append_printf(g, "\nvary=%s=", sw->axes[a].key);
                 for (int v = 0; v < sw->axes[a].n; v++)
@@ -229,7 +250,7 @@ static gboolean run_one(struct sweep *sw, int id)
                 return FALSE;   /* left for the resumed sweep */
         coordinates(sw, id, vidx, &policy, &seed);
         over = overrides_for(sw, vidx);
-        sc = scenario_load(sw->scenario, (const char *const *)over, &e);
+        sc = scenario_load_data(sw->text, sw->scenario, (const char *const *)over, &e);
         if (sc)
                 sim = sim_new(sc, &(struct sim_options){ .policy = policy, .out_dir = dir, .summary_only = TRUE,
                                                          .seed_set = TRUE, .seed = seed,
@@ -512,8 +533,22 @@ static gboolean parse_axis(const char *spec, struct axis *ax, GError **error)
                 return FALSE;
         }
         ax->key = g_strndup(spec, eq - spec);
+        /* keys a sweep sets itself: varying them would change nothing, or mislabel rows */
+        if (!g_ascii_strcasecmp(ax->key, "scenario.seed") || !g_ascii_strcasecmp(ax->key, "scenario.policy")) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--vary %s: a sweep sets %s itself: "
+                            "use %s", spec, ax->key, ax->key[9] == 's' ? "--seed and --seeds" : "--policies");
+                return FALSE;
+        }
         ax->values = g_strsplit(eq + 1, ",", -1);
         ax->n = (int)g_strv_length(ax->values);
+        for (int i = 0; i < ax->n; i++)
+                for (int j = 0; j < i; j++)
+                        if (!strcmp(ax->values[i], ax->values[j])) {
+                                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                            "--vary %s: '%s' twice: the rows would be the same run", spec,
+                                            ax->values[i]);
+                                return FALSE;
+                        }
         return TRUE;
 }
 
@@ -568,8 +603,11 @@ int cli_sweep(int argc, char **argv)
                 "      --policies booster,booster-8state --seeds 5 -j 2\n\n" CLI_EXIT_HELP);
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
-        if (argc != 2)
+        if (argc < 2)
                 return cli_usage_error(ctx, "sweep: which scenario? (one file)");
+        if (argc > 2)
+                return cli_usage_error(ctx, "sweep: one scenario at a time (got '%s' and '%s'); several values of a "
+                                       "key go in one --vary, separated by commas: --vary KEY=V1,V2", argv[1], argv[2]);
         if (seeds < 1 || seeds > 100000)
                 return cli_usage_error(ctx, "--seeds: expected 1 or more");
         if (jobs < 1 || jobs > 1024)
@@ -581,12 +619,19 @@ int cli_sweep(int argc, char **argv)
         g_mutex_init(&sw.lock);
         sw.naxes = vary ? (int)g_strv_length(vary) : 0;
         sw.axes = g_new0(struct axis, MAX(1, sw.naxes));
-        for (int a = 0; a < sw.naxes; a++)
+        for (int a = 0; a < sw.naxes; a++) {
                 if (!parse_axis(vary[a], &sw.axes[a], &e)) {
                         status = cli_usage_error(ctx, "%s", e->message);
                         g_error_free(e);
                         goto out;
                 }
+                for (int b = 0; b < a; b++)
+                        if (!g_ascii_strcasecmp(sw.axes[a].key, sw.axes[b].key)) {
+                                status = cli_usage_error(ctx, "--vary %s given twice: give all its values in one "
+                                                         "--vary %s=V1,V2,...", sw.axes[a].key, sw.axes[a].key);
+                                goto out;
+                        }
+        }
         sw.policies = g_ptr_array_new();
         if (!cli_parse_policies(ctx, policies, sw.policies, &status))
                 goto out;
@@ -613,10 +658,34 @@ int cli_sweep(int argc, char **argv)
                 }
                 sw.dir = out ? g_strdup(out) : g_strdup_printf("out/%s-sweep", sc->name);
                 sw.scenario_sha256 = g_strdup(sc->sha256);
+                /* read once: a file edited during the sweep cannot mix two scenarios */
+                g_autofree char *sum = NULL;
+
+                if (g_file_get_contents(sw.scenario, &sw.text, NULL, NULL))
+                        sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, sw.text, -1);
+                if (!sum || strcmp(sum, sc->sha256) != 0) {
+                        fprintf(stderr, "rcuboost: %s changed while it was read: run the sweep again\n",
+                                sw.scenario);
+                        status = EXIT_USAGE;
+                        goto out;
+                }
         }
-        sw.nruns = (int)sw.policies->len * sw.seeds;
-        for (int a = 0; a < sw.naxes; a++)
-                sw.nruns *= sw.axes[a].n;
+        {
+                /* counted wide: 2^32 runs must not read as 0 */
+                double runs = (double)sw.policies->len * sw.seeds;
+
+                for (int a = 0; a < sw.naxes; a++)
+                        runs *= sw.axes[a].n;
+                if (runs > SWEEP_MAX_RUNS) {
+                        status = cli_usage_error(ctx, "%.0f runs (policies x seeds x every --vary value) is more "
+                                                 "than a sweep holds (%d): split it", runs, SWEEP_MAX_RUNS);
+                        goto out;
+                }
+                sw.nruns = (int)runs;
+                if (sw.nruns >= SWEEP_ANNOUNCE_RUNS && !quiet && !emit && only < 0)
+                        fprintf(stderr, "rcuboost: sweep: %d runs (%u policies x %d seeds x the --vary values)\n",
+                                sw.nruns, sw.policies->len, sw.seeds);
+        }
         for (int combo = 0; combo < sw.nruns; combo += (int)sw.policies->len * sw.seeds) {
                 int vidx[sw.naxes + 1];
                 const char *pol;
@@ -626,7 +695,7 @@ int cli_sweep(int argc, char **argv)
 
                 coordinates(&sw, combo, vidx, &pol, &s);
                 over = overrides_for(&sw, vidx);
-                sc = scenario_load(sw.scenario, (const char *const *)over, &e);
+                sc = scenario_load_data(sw.text, sw.scenario, (const char *const *)over, &e);
                 for (guint p = 0; sc && p < sw.policies->len; p++)
                         if (!sim_check(sc, sw.policies->pdata[p], &e))
                                 g_clear_pointer(&sc, scenario_free);
@@ -640,7 +709,7 @@ int cli_sweep(int argc, char **argv)
 
         /* The metric, as [expect] names it, must be in every policy's summary. */
         {
-                g_autoptr(RcbScenario) sc = scenario_load(sw.scenario, (const char *const *)sets, &e);
+                g_autoptr(RcbScenario) sc = scenario_load_data(sw.text, sw.scenario, (const char *const *)sets, &e);
 
                 for (guint p = 0; sc && p < sw.policies->len; p++) {
                         g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = sw.policies->pdata[p] }, &e);
@@ -808,6 +877,7 @@ out:
         g_free(sw.dir);
         g_free(sw.metric);
         g_free(sw.scenario_sha256);
+        g_free(sw.text);
         g_mutex_clear(&sw.lock);
         output_dir_unlock(sweep_lock);
         return status;
