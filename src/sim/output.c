@@ -422,6 +422,16 @@ int output_dir_claim(const char *dir, const char *kind, const char *const *ours,
         return lock;
 }
 
+/* `run`'s default directory, out/SCENARIO/POLICY/, is also compare's
+ * directory of that policy: the one takes it over from the other (their
+ * files are rcuboost's, listed; compare's runs are in seed-S/, which a run
+ * leaves). */
+static gboolean kinds_share(const char *a, const char *b)
+{
+        return (!strcmp(a, "run") && !strcmp(b, "compare-policy")) ||
+               (!strcmp(a, "compare-policy") && !strcmp(b, "run"));
+}
+
 /* Is @name, in a directory whose manifest is @listed, a file rcuboost
  * wrote (or a hidden temporary of one, left by a killed run)? */
 static gboolean listed_file(const char *name, GHashTable *listed, const char *const *ours)
@@ -442,7 +452,7 @@ static gboolean scan_dir(const char *dir, const char *kind, const char *const *o
         g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
         g_autoptr(GPtrArray) doomed = g_ptr_array_new_with_free_func(g_free);
         g_autoptr(GHashTable) listed = NULL;
-        g_autofree char *foreign = NULL;
+        g_autofree char *foreign = NULL, *old_kind = NULL;
         gboolean has_manifest, looks_ours = TRUE;
         const char *name;
 
@@ -477,13 +487,20 @@ static gboolean scan_dir(const char *dir, const char *kind, const char *const *o
                 gpointer key;
 
                 g_hash_table_iter_init(&it, listed);
-                while (g_hash_table_iter_next(&it, &key, NULL))
-                        if (g_str_has_prefix(key, KIND_PREFIX)) {
-                                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                                            "%s holds the outputs of rcuboost %s, not of %s: give each its own "
-                                            "--out", dir, (const char *)key + strlen(KIND_PREFIX), kind);
-                                return FALSE;
+                while (g_hash_table_iter_next(&it, &key, NULL)) {
+                        const char *other = (const char *)key + strlen(KIND_PREFIX);
+
+                        if (!g_str_has_prefix(key, KIND_PREFIX))
+                                continue;
+                        if (kinds_share(kind, other)) {
+                                old_kind = g_strdup(key);
+                                continue;
                         }
+                        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                    "%s holds the outputs of rcuboost %s, not of %s: give each its own --out", dir,
+                                    other, kind);
+                        return FALSE;
+                }
         }
         if (foreign) {
                 if (has_manifest)
@@ -509,7 +526,7 @@ static gboolean scan_dir(const char *dir, const char *kind, const char *const *o
                 g_unlink(doomed->pdata[i]);
         /* what is gone is no longer listed (directories stay); an empty
          * directory, claimed, gets its manifest and kind here */
-        return manifest_edit(dir, kind_line, NULL, TRUE, TRUE, error);
+        return manifest_edit(dir, kind_line, old_kind, TRUE, TRUE, error);
 }
 
 gboolean output_dir_remove(const char *dir, const char *kind, const char *const *ours, GError **error)
