@@ -130,10 +130,24 @@ static int cmd_run(int argc, char **argv)
 
                 if (!ops && status)
                         return status;
-                if (!ops)
-                        return cli_usage_error(ctx, "--policy: unknown policy '%s' (expected one of: %s, or a "
-                                               "policy module's path)", opts.policy, policy_names());
+                if (!ops) {
+                        g_autofree char *near = cli_policy_suggest(opts.policy);
+
+                        return cli_usage_error(ctx, "--policy: unknown policy '%s' (%s%s%sexpected one of: %s, or a "
+                                               "policy module's path)", opts.policy, near ? "did you mean " : "",
+                                               near ? near : "", near ? "? " : "", policy_names());
+                }
                 opts.policy = ops->name;        /* a module's policy by its name */
+                /* one policy runs: a [policy] key it does not have would change nothing */
+                g_autofree char *unused = sim_policy_key_unused(sc, ops);
+
+                if (unused) {
+                        g_autofree char *where = scenario_where(sc, "policy", unused);
+
+                        fprintf(stderr, "rcuboost: %s: policy %s has no key '%s' (`rcuboost policies` lists each "
+                                "policy's keys; [policy:NAME] keeps a key to one policy)\n", where, ops->name, unused);
+                        return EXIT_USAGE;
+                }
         }
         if (!out) {
                 if (!output_name_check(sc->name, "the scenario's name", &e)) {
@@ -145,6 +159,8 @@ static int cmd_run(int argc, char **argv)
         }
         opts.out_dir = out;
         opts.trace = trace;
+        if (trace)
+                cli_warn_trace_window(sc, opts.trace_start_ns, opts.trace_length_ns);
 
         g_autoptr(RcbSim) sim = sim_new(sc, &opts, &e);
 

@@ -1710,6 +1710,55 @@ START_TEST(a_contract_breach_is_an_error_not_a_crash)
 }
 END_TEST
 
+/* Input that changed nothing, or that a user mistyped, is said (#37). */
+START_TEST(what_changes_nothing_is_said)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *cmp = g_build_filename(dir, "cmp", NULL);
+        g_autofree char *scn = write_temp_scenario(dir, "lt.scn", "[scenario]\n[task:t]\nprogram=compute 1ms\n"
+                                                   "[expect]\nnone.memory.peak_bytes<5MiB\n");
+        g_autofree char *summary = NULL;
+        struct result r;
+
+        /* a [policy] key the one policy run does not have: refused; over several, said and recorded */
+        r = run_cli("run", "scenarios/quiet.scn", "--policy", "booster", "--set", "policy.boost_delay=10ms", "--out",
+                    out, "-q", NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "policy booster has no key 'boost_delay'"), "%s", r.err);
+        result_clear(&r);
+        r = run_cli("compare", "scenarios/quiet.scn", "-p", "booster,rcu-boost", "--set", "policy.boost_delay=10ms",
+                    "--set", "scenario.duration=100ms", "--out", cmp, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        {
+                g_autofree char *run = g_build_filename(cmp, "booster", "seed-1", NULL);
+
+                summary = file_contents(run, "summary.json");
+                ck_assert_msg(strstr(summary, "policy booster has no key 'boost_delay': ignored in its runs"), "%s",
+                              summary);
+        }
+        /* near misses */
+        r = run_cli("run", "scenarios/quiet.scn", "--policy", "rcu_boost", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "did you mean rcu-boost?"), "%s", r.err);
+        result_clear(&r);
+        r = run_cli("compare", "scenarios/quiet.scn", "-p", "none,none", "--out", cmp, "-q", NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "'none' twice"), "%s", r.err);
+        result_clear(&r);
+        r = run_cli("validate", scn, NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "lt.scn:5:") && strstr(r.err, "written <= or >="), "%s", r.err);
+        result_clear(&r);
+        /* a trace window wholly after the end */
+        {
+                g_autofree char *trace = g_build_filename(dir, "t.json", NULL);
+
+                r = run_cli("run", "scenarios/quiet.scn", "--out", out, "-q", "--trace", trace, "--trace-window",
+                            "100s,1ms", NULL);
+                ck_assert_msg(r.status == 0 && strstr(r.err, "the trace will hold no event"), "%s", r.err);
+                result_clear(&r);
+        }
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1738,6 +1787,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, sweep_resumes_only_whole_rows_of_its_own_grid);
         tcase_add_test(json, check_of_nothing_is_an_error);
         tcase_add_test(json, sweep_refuses_what_it_cannot_mean);
+        tcase_add_test(json, what_changes_nothing_is_said);
         tcase_add_test(json, a_run_that_would_take_days_is_announced);
         tcase_add_test(json, plot_templates_render_underscores_as_written);
         tcase_add_test(json, latency_plots_show_the_tail);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "policies/policy.h"
+#include "sim/expect.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
 #include "sim/units.h"
@@ -112,6 +113,13 @@ gboolean cli_parse_window(const char *s, int64_t *start_ns, int64_t *length_ns)
                units_parse_duration(w[1], length_ns, NULL) && *start_ns >= 0 && *length_ns > 0;
 }
 
+void cli_warn_trace_window(const struct scenario *sc, int64_t start_ns, int64_t length_ns)
+{
+        if (length_ns && start_ns >= sc->duration_ns)
+                fprintf(stderr, "rcuboost: warning: --trace-window starts at %.6g s, at or after the run's end "
+                        "(%.6g s): the trace will hold no event\n", start_ns / 1e9, sc->duration_ns / 1e9);
+}
+
 gboolean cli_trace_format(const char *format, const char *file, enum sim_trace_format *out)
 {
         g_autofree char *lower = file ? g_ascii_strdown(file, -1) : NULL;       /* .TXT too */
@@ -159,6 +167,23 @@ const struct boost_policy_ops *cli_find_policy(const char *name, int *status)
         return ops;
 }
 
+char *cli_policy_suggest(const char *name)
+{
+        g_autofree char *canon = g_strdelimit(g_ascii_strdown(name, -1), "_ ", '-');
+        const char *best = NULL;
+        guint best_d = G_MAXUINT;
+
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
+                guint d = g_str_equal(canon, (*p)->name) ? 0 : expect_edit_distance(canon, (*p)->name);
+
+                if (d < best_d) {
+                        best_d = d;
+                        best = (*p)->name;
+                }
+        }
+        return best && best_d <= 2 ? g_strdup(best) : NULL;
+}
+
 gboolean cli_parse_policies(GOptionContext *ctx, const char *list, GPtrArray *names, int *status)
 {
         g_auto(GStrv) parts = NULL;
@@ -175,10 +200,18 @@ gboolean cli_parse_policies(GOptionContext *ctx, const char *list, GPtrArray *na
                 if (!ops && *status)
                         return FALSE;
                 if (!ops) {
-                        *status = cli_usage_error(ctx, "--policies: unknown policy '%s' (expected one of: %s)",
-                                                  *p, policy_names());
+                        g_autofree char *near = cli_policy_suggest(*p);
+
+                        *status = cli_usage_error(ctx, "--policies: unknown policy '%s' (%s%s%sexpected one of: %s)",
+                                                  *p, near ? "did you mean " : "", near ? near : "",
+                                                  near ? "? " : "", policy_names());
                         return FALSE;
                 }
+                for (guint i = 0; i < names->len; i++)
+                        if (!strcmp(names->pdata[i], ops->name)) {
+                                *status = cli_usage_error(ctx, "--policies: '%s' twice", ops->name);
+                                return FALSE;
+                        }
                 g_ptr_array_add(names, (gpointer)ops->name);
         }
         return TRUE;

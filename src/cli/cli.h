@@ -62,6 +62,10 @@ const struct boost_policy_ops *cli_find_policy(const char *name, int *status);
 /* Policy names from "a,b,c" (NULL: every built-in policy; a module path
  * loads it) into @names (static strings); FALSE (after printing, *status
  * set) on an unknown name. */
+/* The built-in policy @name nearly names ("rcu_boost": rcu-boost), or NULL. */
+char *cli_policy_suggest(const char *name);
+/* A --trace-window wholly after the end gives an empty trace: said. */
+void cli_warn_trace_window(const struct scenario *sc, int64_t start_ns, int64_t length_ns);
 gboolean cli_parse_policies(GOptionContext *ctx, const char *list, GPtrArray *names, int *status);
 
 /* SIGINT and SIGTERM set a flag that runs given it (sim_options.interrupt)

@@ -1724,6 +1724,8 @@ int cli_compare(int argc, char **argv)
                 opts.trace_start_ns = sc->timeline_start_ns;
                 opts.trace_length_ns = sc->timeline_length_ns;
         }
+        if (trace)
+                cli_warn_trace_window(sc, opts.trace_start_ns, opts.trace_length_ns);
 
         /* Every policy must be able to run it before any output is made. */
         for (guint p = 0; p < names->len; p++) {

@@ -139,8 +139,7 @@ const char *expect_resolve(const struct expectation *x, const struct report *r)
         return expect_resolve_name(x->metric, r);
 }
 
-/* Edit distance, for "did you mean". */
-static guint distance(const char *a, const char *b)
+guint expect_edit_distance(const char *a, const char *b)
 {
         size_t n = strlen(b);
         g_autofree guint *row = g_new(guint, n + 1);
@@ -179,7 +178,7 @@ char *expect_suggest(const char *metric, const struct report *r)
                         shown = g_strdup(key + strlen(prefixes[i]));
                         if (g_str_has_suffix(shown, "_ns") && !g_str_has_suffix(metric, "_ns"))
                                 shown[strlen(shown) - 3] = '\0';
-                        d = distance(metric, shown);
+                        d = expect_edit_distance(metric, shown);
                         if (d < best_d) {
                                 best_d = d;
                                 g_free(best);

@@ -80,6 +80,8 @@ const char *expect_resolve(const struct expectation *x, const struct report *r);
 const char *expect_resolve_name(const char *metric, const struct report *r);
 /* The metric name of @r closest to the unknown @metric, as an [expect]
  * line would write it; NULL when nothing is near.  Caller frees. */
+/* Levenshtein distance, for "did you mean". */
+guint expect_edit_distance(const char *a, const char *b);
 char *expect_suggest(const char *metric, const struct report *r);
 /* Before a run: does @x name a key of @r (a report of the same scenario
  * and policy), with a value of the metric's kind (a duration for *_ns, a

@@ -1007,10 +1007,16 @@ struct scenario *scenario_load_data(const char *data, const char *path,
         if (!g_key_file_load_from_data(sc->kf, data, -1, G_KEY_FILE_NONE, &e)) {
                 int line = first_bad_line(data);
 
+                g_auto(GStrv) lines = g_strsplit(data, "\n", line + 1);
+                const char *text = line && (int)g_strv_length(lines) >= line ? lines[line - 1] : "";
+                /* "none.x<5MiB": an [expect] bound needs its '=' (GKeyFile splits at it) */
+                gboolean strict_bound = !strchr(text, '=') && (strchr(text, '<') || strchr(text, '>'));
+
                 if (line)
                         g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_SYNTAX,
-                                    "%s:%d: not a 'key=value', '[section]' or '# comment' line",
-                                    path, line);
+                                    "%s:%d: not a 'key=value', '[section]' or '# comment' line%s",
+                                    path, line, strict_bound ? " (an [expect] bound is written <= or >=, e.g. "
+                                                               "none.memory.peak_bytes<=5MiB)" : "");
                 else
                         g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_SYNTAX, "%s: %s", path,
                                     e->message);

@@ -284,6 +284,32 @@ static gboolean check_events(struct sim *sim, GError **error)
         return TRUE;
 }
 
+/* [policy] keys (and --set policy.KEY) are for whichever policy runs; one
+ * that this policy does not have changes nothing here: said, and recorded
+ * in summary.json ("warnings").  `run` of one policy refuses it instead
+ * (sim_policy_key_unused()). */
+static void note_unused_policy_keys(struct sim *sim)
+{
+        g_autofree char *unused = sim_policy_key_unused(sim->sc, sim->policy);
+
+        if (unused) {
+                g_autofree char *where = scenario_where(sim->sc, "policy", unused);
+
+                g_ptr_array_add(sim->warnings, g_strdup_printf("%s: policy %s has no key '%s': ignored in its runs",
+                                                               where, sim->policy->name, unused));
+        }
+}
+
+char *sim_policy_key_unused(const struct scenario *sc, const struct boost_policy_ops *ops)
+{
+        g_auto(GStrv) keys = g_key_file_get_keys(sc->kf, "policy", NULL, NULL);
+
+        for (char **k = keys; k && *k; k++)
+                if (!policy_key_find(ops, *k))
+                        return g_strdup(*k);
+        return NULL;
+}
+
 const GPtrArray *sim_warnings(const struct sim *sim)
 {
         return sim->warnings;
@@ -447,6 +473,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         index_task_names(sim);
         if (!check_events(sim, error) || !check_expectations(sim, error))
                 goto fail;
+        note_unused_policy_keys(sim);
         /* everything that can be checked before an earlier run's outputs are removed */
         if (opts && opts->trace && !trace_path_check(sc, opts, error))
                 goto fail;

@@ -69,6 +69,10 @@ extern const char *const sim_output_names[];
 double sim_estimate_events(const struct sim *sim);
 /* Warnings of this run (e.g. an [event] on a thread this policy lacks), NULL-terminated view. */
 const GPtrArray *sim_warnings(const struct sim *sim);
+struct boost_policy_ops;
+/* The first [policy] key (or --set policy.KEY) policy @ops does not have,
+ * or NULL; the caller frees it. */
+char *sim_policy_key_unused(const struct scenario *sc, const struct boost_policy_ops *ops);
 
 /* Would sim_new(@sc, @policy) succeed?  Builds the simulation without
  * outputs and frees it: commands that run several policies check them all
