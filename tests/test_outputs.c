@@ -510,6 +510,23 @@ START_TEST(an_output_directory_holds_one_run)
         ck_assert(!exists(cmp, "timeline-booster.png"));
         ck_assert(!g_file_test(cmp_booster, G_FILE_TEST_EXISTS));
         ck_assert(exists(cmp, "timeline-none.png"));
+        /* a module's policy too, once it is no longer compared */
+        {
+                g_autofree char *module = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libnoop.so", NULL);
+                g_autofree char *list = g_strconcat("none,", module, NULL);
+                g_autofree char *noop = g_build_filename(cmp, "noop", NULL);
+
+                r = run_cli("compare", "scenarios/quiet.scn", "--policies", list, "--set", "scenario.duration=200ms",
+                            "--out", cmp, "-q", NULL);
+                ck_assert_msg(r.status == 0, "%s", r.err);
+                result_clear(&r);
+                ck_assert(g_file_test(noop, G_FILE_TEST_IS_DIR) && exists(cmp, "timeline-noop.png"));
+                r = run_cli("compare", "scenarios/quiet.scn", "--policies", "none", "--set", "scenario.duration=200ms",
+                            "--out", cmp, "-q", NULL);
+                ck_assert_msg(r.status == 0, "%s", r.err);
+                result_clear(&r);
+                ck_assert(!g_file_test(noop, G_FILE_TEST_EXISTS) && !exists(cmp, "timeline-noop.png"));
+        }
 
         /* one kind of output per directory: a run or a sweep into a compare's
          * directory is refused, and the compare's images stay */

@@ -1525,16 +1525,23 @@ static int prepare_out(const char *out, GPtrArray *names, uint64_t first_seed, i
         lock = output_dir_claim(out, "compare", (const char *const *)ours->pdata, error);
         if (lock < 0)
                 return -1;
-        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
-                g_autofree char *dir = g_build_filename(out, (*p)->name, NULL);
-                gboolean compared = FALSE;
+        /* every policy directory of an earlier compare -- a module's too --
+         * not compared now (the claim above saw that DIR lists them all) */
+        {
+                g_autoptr(GDir) d = g_dir_open(out, 0, NULL);
+                const char *name;
 
-                for (guint i = 0; i < names->len; i++)
-                        compared |= !strcmp(names->pdata[i], (*p)->name);
-                if (compared || !g_file_test(dir, G_FILE_TEST_IS_DIR))
-                        continue;
-                remove_stale_seeds(dir, 0, 0);
-                remove_stale_dir(dir, POLICY_DIR_KIND, (const char *const *)policy_files->pdata);
+                while (d && (name = g_dir_read_name(d))) {
+                        g_autofree char *dir = g_build_filename(out, name, NULL);
+                        gboolean compared = !strcmp(name, "plots") || !strcmp(name, REAL_POLICY);
+
+                        for (guint i = 0; i < names->len; i++)
+                                compared |= !strcmp(names->pdata[i], name);
+                        if (compared || !g_file_test(dir, G_FILE_TEST_IS_DIR))
+                                continue;
+                        remove_stale_seeds(dir, 0, 0);
+                        remove_stale_dir(dir, POLICY_DIR_KIND, (const char *const *)policy_files->pdata);
+                }
         }
         for (guint i = 0; i < names->len; i++) {
                 g_autofree char *dir = g_build_filename(out, names->pdata[i], NULL);

@@ -2,6 +2,7 @@
  * (tests/test_outputs.c): the engine must stop with an error naming the
  * module and the hook, never crash.
  *
+ *   (neither)            keeps the contract and does nothing: "noop"
  *   BREACH_NULL_CREATE   create() returns NULL without a GError
  *   BREACH_PRIO=N        reader_blocked() boosts the reader to priority N
  */
