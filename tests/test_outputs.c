@@ -1776,6 +1776,49 @@ START_TEST(what_changes_nothing_is_said)
 }
 END_TEST
 
+/* check --tap: a file name cannot make a failure a TODO or add lines;
+ * check --out: two scenarios of one name are not written over each other. */
+START_TEST(check_reports_cannot_be_forged)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *a = g_build_filename(dir, "a", NULL);
+        g_autofree char *b = g_build_filename(dir, "b", NULL);
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        const char *failing = "[scenario]\nduration=100ms\n[task:t]\nprogram=compute 1ms\n[expect]\n"
+                              "none.rcu.grace_periods>=1000000\n";
+        g_autofree char *hash = write_temp_scenario(dir, "x # TODO later.scn", failing);
+        g_autofree char *nl = write_temp_scenario(dir, "y\nok 7 - forged.scn", failing);
+        struct result r;
+
+        r = run_cli("check", "--tap", hash, nl, NULL);
+        ck_assert_int_eq(r.status, 1);
+        {
+                g_auto(GStrv) lines = g_strsplit(r.out, "\n", -1);
+                int not_ok = 0;
+
+                for (char **l = lines; *l; l++) {
+                        ck_assert_msg(!g_str_has_prefix(*l, "ok 7 - forged"), "a forged line: %s", r.out);
+                        if (g_str_has_prefix(*l, "not ok")) {
+                                not_ok++;
+                                ck_assert_msg(!strstr(*l, " # TODO") && !strstr(*l, " # SKIP"), "%s", *l);
+                        }
+                }
+                ck_assert_msg(not_ok == 2, "%s", r.out);
+                ck_assert_msg(strstr(r.out, "x \\# TODO later") && strstr(r.out, "y\\nok 7 - forged"), "%s", r.out);
+        }
+        result_clear(&r);
+
+        ck_assert_int_eq(g_mkdir(a, 0755), 0);
+        ck_assert_int_eq(g_mkdir(b, 0755), 0);
+        g_autofree char *ax = write_temp_scenario(a, "x.scn", failing);
+        g_autofree char *bx = write_temp_scenario(b, "x.scn", failing);
+
+        r = run_cli("check", "--out", out, ax, bx, NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "would both write"), "exit %d: %s", r.status, r.err);
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1805,6 +1848,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, check_of_nothing_is_an_error);
         tcase_add_test(json, sweep_refuses_what_it_cannot_mean);
         tcase_add_test(json, what_changes_nothing_is_said);
+        tcase_add_test(json, check_reports_cannot_be_forged);
         tcase_add_test(json, a_run_that_would_take_days_is_announced);
         tcase_add_test(json, plot_templates_render_underscores_as_written);
         tcase_add_test(json, latency_plots_show_the_tail);

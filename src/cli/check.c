@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "policies/policy.h"
 #include "sim/expect.h"
+#include "sim/output.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
@@ -15,6 +16,7 @@ struct check_run {
         gboolean tap;
         gboolean quiet;         /* failures and the count only */
         const char *out;
+        GHashTable *out_names;  /* --out: scenario name -> its file, so two never share OUT/NAME */
         int passed;
         int failed;
         int skipped;
@@ -71,6 +73,24 @@ static void check_skip(struct check_job *job, const char *why, const char *fmt, 
 }
 
 /* Print @job's lines, numbered on from @cr's count. */
+/* A TAP description is one line, and a '#' in it starts a directive
+ * ("# TODO" would turn a failure into a pass): escaped as TAP 13 says
+ * (\\#, \\\\), line breaks shown as \\n. */
+static char *tap_escape(const char *s)
+{
+        GString *out = g_string_new(NULL);
+
+        for (; s && *s; s++) {
+                if (*s == '#' || *s == '\\')
+                        g_string_append_c(out, '\\');
+                if (*s == '\n' || *s == '\r')
+                        g_string_append(out, *s == '\n' ? "\\n" : "\\r");
+                else
+                        g_string_append_c(out, *s);
+        }
+        return g_string_free(out, FALSE);
+}
+
 static void check_emit(struct check_run *cr, struct check_job *job)
 {
         for (guint i = 0; i < job->entries->len; i++) {
@@ -84,10 +104,15 @@ static void check_emit(struct check_run *cr, struct check_job *job)
                 else
                         cr->skipped++;
                 n = cr->passed + cr->failed + cr->skipped;
-                if (cr->tap && e->kind == CHECK_SKIP)
-                        printf("ok %d - %s # SKIP %s\n", n, e->msg, e->why);
-                else if (cr->tap)
-                        printf("%s %d - %s\n", e->kind == CHECK_PASS ? "ok" : "not ok", n, e->msg);
+                if (cr->tap && e->kind == CHECK_SKIP) {
+                        g_autofree char *msg = tap_escape(e->msg), *why = tap_escape(e->why);
+
+                        printf("ok %d - %s # SKIP %s\n", n, msg, why);
+                } else if (cr->tap) {
+                        g_autofree char *msg = tap_escape(e->msg);
+
+                        printf("%s %d - %s\n", e->kind == CHECK_PASS ? "ok" : "not ok", n, msg);
+                }
                 else if (e->kind == CHECK_SKIP && !cr->quiet)
                         printf("skip %s (%s)\n", e->msg, e->why);
                 else if (e->kind == CHECK_FAIL || (e->kind == CHECK_PASS && !cr->quiet))
@@ -304,6 +329,23 @@ static gboolean check_file(const struct check_run *cr, const char *path, GPtrArr
                 g_error_free(e);
                 return FALSE;
         }
+        if (cr->out) {
+                const char *other = g_hash_table_lookup(cr->out_names, sc->name);
+
+                if (!output_name_check(sc->name, "the scenario's name", &e)) {
+                        fprintf(stderr, "rcuboost: %s: %s\n", path, e->message);
+                        g_error_free(e);
+                        scenario_free(sc);
+                        return FALSE;
+                }
+                if (other) {
+                        fprintf(stderr, "rcuboost: %s and %s would both write %s/%s/: check them with separate "
+                                "--out\n", other, path, cr->out, sc->name);
+                        scenario_free(sc);
+                        return FALSE;
+                }
+                g_hash_table_insert(cr->out_names, g_strdup(sc->name), g_strdup(path));
+        }
         g_ptr_array_add(scenarios, sc);
         if (sc->expectations->len == 0) {
                 struct check_job *job = check_job_new(cr, sc, NULL);
@@ -373,6 +415,7 @@ int cli_check(int argc, char **argv)
                 return cli_usage_error(ctx, "--jobs: expected 1 to 1024");
         cr.tap = tap;
         cr.out = out;
+        cr.out_names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         if (tap)
                 printf("TAP version 13\n");
         for (int i = 1; i < argc; i++) {
@@ -418,6 +461,7 @@ int cli_check(int argc, char **argv)
                 printf("%s%d passed, %d failed\n", tap ? "# " : "check: ", cr.passed, cr.failed);
         if (status == EXIT_OK && cr.failed)
                 status = EXIT_FAILED;
+        g_hash_table_destroy(cr.out_names);
         return status;
 }
 
