@@ -1061,6 +1061,42 @@ START_TEST(plot_templates_render_underscores_as_written)
 }
 END_TEST
 
+/* A long run's memory plot is drawn from at most ~4,000 points that keep
+ * every peak, not from every sample (a minute of gnuplot for 300 s). */
+START_TEST(a_long_memory_series_is_decimated_keeping_its_peaks)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *pol = g_build_filename(dir, "none", NULL);
+        g_autofree char *seed = g_build_filename(dir, "none", "seed-1", NULL);
+        g_autofree char *band = NULL, *mem = NULL;
+        double band_max = 0, mem_max = 0;
+        int rows = 0;
+        struct result r = run_cli("compare", "scenarios/quiet.scn", "-n", "1", "-p", "none", "--set",
+                                  "scenario.duration=60s", "--out", dir, "-q", NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        band = file_contents(pol, "memory-band.dat");
+        mem = file_contents(seed, "memory.csv");
+        g_auto(GStrv) bl = g_strsplit(band, "\n", -1);
+        g_auto(GStrv) ml = g_strsplit(mem, "\n", -1);
+
+        for (int i = 1; bl[i] && *bl[i]; i++) {
+                g_auto(GStrv) f = g_strsplit(bl[i], ",", -1);
+
+                band_max = MAX(band_max, g_ascii_strtod(f[1], NULL));
+                rows++;
+        }
+        for (int i = 1; ml[i] && *ml[i]; i++) {
+                g_auto(GStrv) f = g_strsplit(ml[i], ",", -1);
+
+                mem_max = MAX(mem_max, g_ascii_strtod(f[1], NULL) / 1048576.0);
+        }
+        ck_assert_msg(g_strv_length(ml) > 50000 && rows <= 4001, "%u samples, %d plotted", g_strv_length(ml), rows);
+        ck_assert_msg(fabs(band_max - mem_max) < 1e-5, "peak %.6f MiB plotted as %.6f", mem_max, band_max);
+}
+END_TEST
+
 START_TEST(latency_plots_show_the_tail)
 {
         g_autofree char *dir = temp_dir();
@@ -1852,6 +1888,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, a_run_that_would_take_days_is_announced);
         tcase_add_test(json, plot_templates_render_underscores_as_written);
         tcase_add_test(json, latency_plots_show_the_tail);
+        tcase_add_test(json, a_long_memory_series_is_decimated_keeping_its_peaks);
         tcase_add_test(json, options_mean_one_thing_everywhere);
         tcase_add_test(json, trace_format_by_extension_in_any_case);
         tcase_add_test(json, trace_dat_by_extension_and_in_compare);

@@ -279,6 +279,7 @@ gboolean cli_gnuplot(const char *name, const char *script, const char *vars, GEr
         g_autoptr(GBytes) tpl = cli_plot_template(name);
         g_autofree char *err = NULL;
         const char *argv[] = { "gnuplot", "-e", vars, script, NULL };
+        GError *why = NULL;
         int status;
 
         if (!tpl) {
@@ -290,9 +291,12 @@ gboolean cli_gnuplot(const char *name, const char *script, const char *vars, GEr
         if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
                           NULL, NULL, &err, &status, error))
                 return FALSE;
-        if (!g_spawn_check_wait_status(status, NULL)) {
+        if (!g_spawn_check_wait_status(status, &why)) {
+                /* gnuplot's own words, or how it ended (killed by a signal says nothing) */
+                g_strstrip(err);
                 g_set_error(error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED, "gnuplot failed on %s: %s", name,
-                            err ? err : "");
+                            err && *err ? err : why->message);
+                g_error_free(why);
                 return FALSE;
         }
         return TRUE;

@@ -929,7 +929,8 @@ struct plotter {
         const char *dir;
         const char *format;
         const char *scenario;
-        int drawn, failed;
+        bool progress;          /* say each plot on the terminal as it is drawn */
+        int drawn, failed, skipped;
 };
 
 
@@ -974,6 +975,14 @@ static void draw(struct plotter *pl, const char *name, const char *stem, GString
         g_autofree char *final = g_strdup_printf("%s/%s.%s", pl->dir, stem, pl->format);
         g_autofree char *tmp = g_strdup_printf("%s/.%s.%s.tmp", pl->dir, stem, pl->format);
         GError *e = NULL;
+
+        /* a signal stops the plotting too (gnuplot, in our process group, had it as well) */
+        if (cli_interrupt_status()) {
+                pl->skipped++;
+                return;
+        }
+        if (pl->progress)
+                fprintf(stderr, "\r\033[Kplotting %s.%s (%d drawn)", stem, pl->format, pl->drawn);
 
         /* the image is listed (as its own, and so its temporary) before gnuplot writes it */
         if (!output_dir_make(plotdir, &e) || !output_register(final, &e)) {
@@ -1110,6 +1119,8 @@ static struct series read_memory(const char *rundir)
         return s;
 }
 
+#define MEMORY_PLOT_BUCKETS 2000
+
 /* POLICY/memory-band.dat: memory over time as the median and the range
  * over the policy's runs ("time_s,median_mib,min_mib,max_mib").  The runs
  * sample at the same instants; a run that ended early (out of memory)
@@ -1129,7 +1140,11 @@ static gboolean prepare_memory_band(const struct policy_runs *pr, const char *di
                 if (runs[r].n > runs[longest].n)
                         longest = r;
         }
-        for (guint k = 0; k < runs[longest].n; k++) {
+        guint n = runs[longest].n;
+        g_autofree double *med = g_new(double, MAX(n, 1)), *lo = g_new(double, MAX(n, 1));
+        g_autofree double *hi = g_new(double, MAX(n, 1));
+
+        for (guint k = 0; k < n; k++) {
                 double t = runs[longest].t_ns[k];
                 int m = 0;
 
@@ -1141,8 +1156,36 @@ static gboolean prepare_memory_band(const struct policy_runs *pr, const char *di
                         v[m++] = runs[r].bytes[at[r]] / 1048576.0;
                 }
                 gsl_sort(v, 1, (size_t)m);
-                g_string_append_printf(out, "%.9f,%.6f,%.6f,%.6f\n", t / 1e9,
-                                       gsl_stats_median_from_sorted_data(v, 1, (size_t)m), v[0], v[m - 1]);
+                med[k] = gsl_stats_median_from_sorted_data(v, 1, (size_t)m);
+                lo[k] = v[0];
+                hi[k] = v[m - 1];
+        }
+        /* A long run has far more samples than a plot has pixels (300 s:
+         * 300,000, a minute of gnuplot): past 2 x MEMORY_PLOT_BUCKETS, each
+         * bucket of samples keeps its lowest and highest median, in time
+         * order, with the band's extremes over the bucket -- no peak lost. */
+        guint per = n > 2 * MEMORY_PLOT_BUCKETS ? (n + MEMORY_PLOT_BUCKETS - 1) / MEMORY_PLOT_BUCKETS : 1;
+
+        for (guint b = 0; b < n; b += per) {
+                guint end = MIN(n, b + per), kmin = b, kmax = b;
+                double blo = lo[b], bhi = hi[b];
+
+                for (guint k = b; k < end; k++) {
+                        kmin = med[k] < med[kmin] ? k : kmin;
+                        kmax = med[k] > med[kmax] ? k : kmax;
+                        blo = MIN(blo, lo[k]);
+                        bhi = MAX(bhi, hi[k]);
+                }
+                if (per == 1) {
+                        blo = lo[b];
+                        bhi = hi[b];
+                }
+                for (int j = 0; j < (kmin == kmax ? 1 : 2); j++) {
+                        guint k = (j == 0) == (kmin < kmax) ? kmin : kmax;
+
+                        g_string_append_printf(out, "%.9f,%.6f,%.6f,%.6f\n", runs[longest].t_ns[k] / 1e9, med[k],
+                                               blo, bhi);
+                }
         }
         for (int r = 0; r < pr->n; r++) {
                 g_free(runs[r].t_ns);
@@ -1929,9 +1972,18 @@ int cli_compare(int argc, char **argv)
         } else {
                 struct plotter pl = {
                         .dir = out, .format = format ? format : "png", .scenario = sc->name,
+                        .progress = !quiet && isatty(STDERR_FILENO),
                 };
 
                 draw_all(&pl, prs, np, sc->memory_limit_bytes);
+                if (pl.progress)
+                        fputs("\r\033[K", stderr);
+                if (cli_interrupt_status()) {
+                        fprintf(stderr, "rcuboost: interrupted while plotting: %d plots drawn, %d not (the runs "
+                                "and tables are whole)\n", pl.drawn, pl.skipped + pl.failed);
+                        results_free(prs, np);
+                        return cli_interrupt_status();
+                }
                 if (pl.failed && status == EXIT_OK)
                         status = EXIT_FAILED;
                 if (!quiet)
