@@ -1855,6 +1855,30 @@ START_TEST(check_reports_cannot_be_forged)
 }
 END_TEST
 
+/* A file name that is not UTF-8 cannot make summary.json invalid JSON. */
+START_TEST(a_non_utf8_file_name_gives_valid_json)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *quiet = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "scenarios", "quiet.scn", NULL);
+        g_autofree char *text = NULL;
+        g_autofree char *scn = g_build_filename(dir, "q\xff\xfe.scn", NULL);
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *summary = NULL;
+        g_autoptr(JsonParser) parser = json_parser_new();
+        GError *e = NULL;
+        struct result r;
+
+        ck_assert(g_file_get_contents(quiet, &text, NULL, NULL));
+        ck_assert(g_file_set_contents(scn, text, -1, NULL));
+        r = run_cli("run", scn, "--set", "scenario.duration=100ms", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        summary = file_contents(out, "summary.json");
+        ck_assert_msg(g_utf8_validate(summary, -1, NULL), "summary.json is not UTF-8");
+        ck_assert_msg(json_parser_load_from_data(parser, summary, -1, &e), "%s", e ? e->message : "");
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1885,6 +1909,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, sweep_refuses_what_it_cannot_mean);
         tcase_add_test(json, what_changes_nothing_is_said);
         tcase_add_test(json, check_reports_cannot_be_forged);
+        tcase_add_test(json, a_non_utf8_file_name_gives_valid_json);
         tcase_add_test(json, a_run_that_would_take_days_is_announced);
         tcase_add_test(json, plot_templates_render_underscores_as_written);
         tcase_add_test(json, latency_plots_show_the_tail);

@@ -224,8 +224,12 @@ gboolean report_lookup_bound(const struct report *r, const char *key, double *ou
         return have_done || have_pending;
 }
 
-static void write_string(FILE *f, const char *s)
+static void write_string(FILE *f, const char *raw)
 {
+        /* JSON is UTF-8: an invalid byte anywhere becomes U+FFFD, never goes raw */
+        g_autofree char *valid = g_utf8_validate(raw, -1, NULL) ? NULL : g_utf8_make_valid(raw, -1);
+        const char *s = valid ? valid : raw;
+
         fputc('"', f);
         for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
                 if (*p == '"' || *p == '\\')

@@ -773,8 +773,14 @@ struct report *sim_build_report(struct sim *sim)
         uint64_t switches = 0;
         int64_t activations = 0, overruns = 0;
 
-        report_string(r, "scenario", sim->sc->name);
-        report_string(r, "scenario_path", sim->sc->path);
+        /* file names need not be UTF-8; JSON must be: shown as GLib shows them */
+        {
+                g_autofree char *name = g_filename_display_name(sim->sc->name);
+                g_autofree char *path = g_filename_display_name(sim->sc->path);
+
+                report_string(r, "scenario", name);
+                report_string(r, "scenario_path", path);
+        }
         report_string(r, "policy", sim->policy->name);
         report_int(r, "seed", (int64_t)sim->seed);
         kernel_env_report(&sim->env, r);
