@@ -1800,6 +1800,15 @@ START_TEST(what_changes_nothing_is_said)
         r = run_cli("validate", scn, NULL);
         ck_assert_msg(r.status == 2 && strstr(r.err, "lt.scn:5:") && strstr(r.err, "written <= or >="), "%s", r.err);
         result_clear(&r);
+        /* a duration the kernel counts in jiffies: the rounding said, the value in effect recorded */
+        r = run_cli("run", "scenarios/rcutorture-boost.scn", "--policy", "rcu-boost", "--set", "policy.boost_delay=1ms",
+                    "--set", "scenario.duration=100ms", "--out", out, NULL);
+        ck_assert_msg(r.status == 0 && strstr(r.err, "boost_delay=1 ms: the kernel counts it in jiffies, rounded up "
+                                              "to 1 (4 ms at HZ=250)"), "%s", r.err);
+        result_clear(&r);
+        g_free(summary);
+        summary = file_contents(out, "summary.json");
+        ck_assert_msg(strstr(summary, "\"boost_delay_in_effect_ns\": 4000000"), "%s", summary);
         /* a trace window wholly after the end */
         {
                 g_autofree char *trace = g_build_filename(dir, "t.json", NULL);

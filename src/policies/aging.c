@@ -56,6 +56,7 @@ gboolean aging_create(struct aging *a, struct sim *sim, const struct policy_para
                             "[policy] booster_period: must be greater than zero");
                 return FALSE;
         }
+        sim_note_jiffies(sim, "booster_period", period, false);
         aging_init(a, sim, (int)nelem, period, ops, pol);
         /* Both patches boost with a bare rt_mutex_setprio() and never call
          * rt_mutex_adjust_pi(): a boost does not travel down a PI chain. */

@@ -139,6 +139,7 @@ static void *create_rcu_boost(struct sim *sim, const struct policy_params *param
         p->sim = sim;
         /* RCU_BOOST_DELAY_JIFFIES = msecs_to_jiffies(), rounding up. */
         p->boost_delay_jiffies = (delay + sim->tick_ns - 1) / sim->tick_ns;
+        sim_note_jiffies(sim, "boost_delay", delay, true);
         boost_stats_init(&p->stats);
         p->nleaves = rcu_tree_nleaves(sim);
         p->leaves = g_new0(struct rcub, p->nleaves);

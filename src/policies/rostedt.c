@@ -139,6 +139,7 @@ static void *create_rostedt(struct sim *sim, const struct policy_params *params,
                 g_free(p);
                 return NULL;
         }
+        sim_note_jiffies(sim, "krcupreemptd_period", p->period_ns, false);
         boost_stats_init(&p->stats);
         p->boost_prio = PRIO_NONE;
         p->cpus = g_new0(struct rostedt_cpu, sim->ncpus);

@@ -95,6 +95,7 @@ struct sim {
          * policy's own threads and timers.  For the contract checks'
          * messages (sim_policy_breach()). */
         const char *policy_hook;
+        GHashTable *params_in_effect;   /* policy key -> int64_t *: a value the kernel rounds */
         int out_lock;                   /* output_dir_claim(), -1 when none */
         bool summary_only;
         struct outfile *memory_out;
@@ -137,6 +138,12 @@ void sim_stop(struct sim *sim, const char *reason, GError *error);
  * run): stop the run with an error naming the policy, its module and the
  * hook (exit 2).  The engine calls this; a policy need not. */
 void sim_policy_breach(struct sim *sim, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* Policy key @key's duration @ns is counted by the kernel in whole jiffies,
+ * rounded up (@up: msecs_to_jiffies()) or down (a division).  When @ns is
+ * not a whole number of jiffies, say so (a warning, in summary.json too)
+ * and record the value in effect (policy_params.KEY_in_effect_ns).  The
+ * policy still divides where the kernel does. */
+void sim_note_jiffies(struct sim *sim, const char *key, int64_t ns, bool up);
 /* Run policy hook @hook with sim->policy_hook naming it. */
 #define SIM_POLICY_CALL(sim, hook, ...)                                 \
         do {                                                            \

@@ -405,6 +405,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         sim->interrupt = opts ? opts->interrupt : NULL;
         sim->out_lock = -1;
         sim->warnings = g_ptr_array_new_with_free_func(g_free);
+        sim->params_in_effect = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         sim->ncpus = sc->ncpus;
         sim->end_ns = sc->duration_ns;
         memcpy(sim->cost_ns, sc->cost_ns, sizeof(sim->cost_ns));
@@ -536,6 +537,8 @@ void sim_free(struct sim *sim)
         if (sim->tasks_named)
                 g_hash_table_destroy(sim->tasks_named);
         g_ptr_array_unref(sim->warnings);
+        if (sim->params_in_effect)
+                g_hash_table_destroy(sim->params_in_effect);
         g_ptr_array_unref(sim->tasks);
         g_free(sim->wakeup_ranges);
         oracle_finish(&sim->oracle);
@@ -564,6 +567,22 @@ void sim_stop(struct sim *sim, const char *reason, GError *error)
         sim->stopping = true;
         sim->end_reason = reason;
         sim->run_error = error;
+}
+
+void sim_note_jiffies(struct sim *sim, const char *key, int64_t ns, bool up)
+{
+        int64_t jiffies = up ? (ns + sim->tick_ns - 1) / sim->tick_ns : ns / sim->tick_ns;
+        int64_t *in_effect;
+
+        if (ns == jiffies * sim->tick_ns || g_hash_table_contains(sim->params_in_effect, key))
+                return;
+        in_effect = g_new(int64_t, 1);
+        *in_effect = jiffies * sim->tick_ns;
+        g_hash_table_insert(sim->params_in_effect, g_strdup(key), in_effect);
+        g_ptr_array_add(sim->warnings, g_strdup_printf(
+                "[policy] %s=%.6g ms: the kernel counts it in jiffies, rounded %s to %" G_GINT64_FORMAT
+                " (%.6g ms at HZ=%d)", key, ns / 1e6, up ? "up" : "down", jiffies, *in_effect / 1e6,
+                (int)(NSEC_PER_SEC / sim->tick_ns)));
 }
 
 void sim_policy_breach(struct sim *sim, const char *fmt, ...)
@@ -798,8 +817,14 @@ struct report *sim_build_report(struct sim *sim)
                 g_autofree char *where = NULL;
                 g_autofree char *v = policy_param_raw(&params, pk->name, &where);
 
+                const int64_t *in_effect = g_hash_table_lookup(sim->params_in_effect, pk->name);
+
                 g_snprintf(key, sizeof(key), "policy_params.%s", pk->name);
                 report_string(r, key, v);
+                if (in_effect) {
+                        g_snprintf(key, sizeof(key), "policy_params.%s_in_effect_ns", pk->name);
+                        report_int(r, key, *in_effect);
+                }
         }
         for (guint i = 0; i < sim->sc->warnings->len + sim->warnings->len; i++) {
                 guint n = sim->sc->warnings->len;
