@@ -139,8 +139,9 @@ void sim_stop(struct sim *sim, const char *reason, GError *error);
  * hook (exit 2).  The engine calls this; a policy need not. */
 void sim_policy_breach(struct sim *sim, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* Policy key @key's duration @ns is counted by the kernel in whole jiffies,
- * rounded up (@up: msecs_to_jiffies()) or down (a division).  When @ns is
- * not a whole number of jiffies, say so (a warning, in summary.json too)
+ * rounded up (@up: msecs_to_jiffies()) or down (a division).  When @ns, as
+ * the scenario or --set gives it (not a default), is not a whole number of
+ * jiffies, say so (a warning, in summary.json too)
  * and record the value in effect (policy_params.KEY_in_effect_ns).  The
  * policy still divides where the kernel does. */
 void sim_note_jiffies(struct sim *sim, const char *key, int64_t ns, bool up);

@@ -574,7 +574,11 @@ void sim_note_jiffies(struct sim *sim, const char *key, int64_t ns, bool up)
         int64_t jiffies = up ? (ns + sim->tick_ns - 1) / sim->tick_ns : ns / sim->tick_ns;
         int64_t *in_effect;
 
-        if (ns == jiffies * sim->tick_ns || g_hash_table_contains(sim->params_in_effect, key))
+        g_autofree char *specific = g_strconcat("policy:", sim->policy->name, NULL);
+
+        /* a value given (in the scenario or by --set), not a default made for the kernel's HZ/100 */
+        if (ns == jiffies * sim->tick_ns || g_hash_table_contains(sim->params_in_effect, key) ||
+            !(g_key_file_has_key(sim->sc->kf, specific, key, NULL) || g_key_file_has_key(sim->sc->kf, "policy", key, NULL)))
                 return;
         in_effect = g_new(int64_t, 1);
         *in_effect = jiffies * sim->tick_ns;
