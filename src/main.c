@@ -319,6 +319,10 @@ static int cmd_validate(int argc, char **argv)
                                 fprintf(stderr, "rcuboost: %s\n", e->message);
                                 g_clear_error(&e);
                                 ok = FALSE;
+                        } else if (p == 0 && !sim_check_memory(sim, &e)) {
+                                fprintf(stderr, "rcuboost: %s\n", e->message);
+                                g_clear_error(&e);
+                                ok = FALSE;
                         } else {
                                 cli_print_warnings(p == 0 ? sc : NULL, sim);
                                 if (p == 0)

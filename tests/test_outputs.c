@@ -1888,6 +1888,47 @@ START_TEST(a_non_utf8_file_name_gives_valid_json)
 }
 END_TEST
 
+/* Memory is estimated before a run: 10,000 periodic tasks with 100 ms
+ * histograms (7.5 GiB) are refused by validate and run, before anything is
+ * written or removed; raising [output] max_memory asks for it.  An
+ * allocation that fails anyway is a clean exit, not GLib's abort. */
+START_TEST(a_run_too_large_for_memory_is_refused_first)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *big = write_temp_scenario(dir, "big.scn", "[scenario]\nduration=100ms\n[output]\n"
+                                                   "rt_histogram=100ms\n[task:c]\ncount=10000\nsched=fifo:50\n"
+                                                   "period=10ms\nprogram=compute 1us\n");
+        g_autofree char *mid = write_temp_scenario(dir, "mid.scn", "[scenario]\nduration=100ms\n[output]\n"
+                                                   "rt_histogram=100ms\n[task:c]\ncount=2000\nsched=fifo:50\n"
+                                                   "period=10ms\nprogram=compute 1us\n");
+        struct result r;
+
+        r = run_cli("validate", big, NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "would take 7.5 GiB"), "%s", r.err);
+        result_clear(&r);
+        r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("run", big, "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "raise [output] max_memory"), "%s", r.err);
+        result_clear(&r);
+        ck_assert(exists(out, "summary.json"));         /* the earlier run's, untouched */
+        r = run_cli("validate", big, "--set", "output.max_memory=16GiB", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        if (g_strcmp0(g_getenv("RCUBOOST_SANITIZED"), "1") != 0) {     /* ASan needs its virtual memory */
+                g_autofree char *cmd = g_strdup_printf("ulimit -v 1000000; '%s' run '%s' --out '%s/m' -q",
+                                                       g_getenv("RCUBOOST_BIN"), mid, dir);
+
+                r = run_cli_sh(cmd);
+                ck_assert_msg(r.status == 1 && strstr(r.err, "cannot allocate the cyclictest histogram"), "exit %d: %s",
+                              r.status, r.err);
+                result_clear(&r);
+        }
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -1919,6 +1960,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, what_changes_nothing_is_said);
         tcase_add_test(json, check_reports_cannot_be_forged);
         tcase_add_test(json, a_non_utf8_file_name_gives_valid_json);
+        tcase_add_test(json, a_run_too_large_for_memory_is_refused_first);
         tcase_add_test(json, a_run_that_would_take_days_is_announced);
         tcase_add_test(json, plot_templates_render_underscores_as_written);
         tcase_add_test(json, latency_plots_show_the_tail);

@@ -204,7 +204,12 @@ static gboolean trace_path_check(const struct scenario *sc, const struct sim_opt
 static gsl_histogram *wakeup_hist_new(struct sim *sim)
 {
         size_t bins = (size_t)(sim->sc->rt_histogram_ns / NSEC_PER_USEC);
-        gsl_histogram *h = g_new(gsl_histogram, 1);
+        double *counts = g_try_new0(double, bins);
+        gsl_histogram *h;
+
+        if (!counts)
+                return NULL;    /* said by open_outputs(): a clean exit, not GLib's abort */
+        h = g_new(gsl_histogram, 1);
 
         if (!sim->wakeup_ranges) {
                 gsl_histogram *first = gsl_histogram_alloc(bins);
@@ -215,8 +220,32 @@ static gsl_histogram *wakeup_hist_new(struct sim *sim)
         }
         h->n = bins;
         h->range = sim->wakeup_ranges;
-        h->bin = g_new0(double, bins);
+        h->bin = counts;
         return h;
+}
+
+/* The allocation that grows with a scenario's size is the cyclictest
+ * histogram of each periodic task (rt_histogram / 1 us bins of 8 bytes,
+ * with --out): estimated before anything is written or removed, and
+ * refused above [output] max_memory, or SIM_MEMORY_BOUND when that is 0
+ * (docs/outputs.md).  Raising max_memory is how to ask for more. */
+gboolean sim_check_memory(struct sim *sim, GError **error)
+{
+        double bound = sim->sc->max_memory_bytes ? (double)sim->sc->max_memory_bytes : SIM_MEMORY_BOUND;
+        double per_task = (double)(sim->sc->rt_histogram_ns / NSEC_PER_USEC) * sizeof(double);
+        guint periodic = 0;
+
+        for (guint i = 0; i < sim->tasks->len; i++)
+                periodic += sim_task(sim, (int)i)->period_ns > 0;
+        if (periodic * per_task <= bound)
+                return TRUE;
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "%s: the cyclictest histograms would take %.1f GiB (%u periodic tasks x [output] rt_histogram="
+                    "%.6g ms in 1 us bins), more than %s (%.1f GiB): lower rt_histogram, or raise [output] "
+                    "max_memory to run it", sim->sc->path, periodic * per_task / 1073741824.0, periodic,
+                    sim->sc->rt_histogram_ns / 1e6, sim->sc->max_memory_bytes ? "[output] max_memory"
+                                                                            : "the default bound", bound / 1073741824.0);
+        return FALSE;
 }
 
 static gboolean open_outputs(struct sim *sim, GError **error)
@@ -249,8 +278,12 @@ histograms:
         for (guint i = 0; i < sim->tasks->len; i++) {
                 struct task *t = sim_task(sim, (int)i);
 
-                if (t->period_ns)
-                        t->wakeup_hist = wakeup_hist_new(sim);
+                if (t->period_ns && !(t->wakeup_hist = wakeup_hist_new(sim))) {
+                        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOMEM,
+                                    "cannot allocate the cyclictest histogram of %s (%" G_GINT64_FORMAT " bins): "
+                                    "lower [output] rt_histogram", t->name, sim->sc->rt_histogram_ns / NSEC_PER_USEC);
+                        return FALSE;
+                }
         }
         return TRUE;
 }
@@ -477,6 +510,8 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         note_unused_policy_keys(sim);
         /* everything that can be checked before an earlier run's outputs are removed */
         if (opts && opts->trace && !trace_path_check(sc, opts, error))
+                goto fail;
+        if (opts && opts->out_dir && !opts->summary_only && !sim_check_memory(sim, error))
                 goto fail;
         if (opts && opts->out_dir) {
                 sim->out_lock = output_dir_claim(opts->out_dir, sim_out_kind(opts), sim_output_names, error);

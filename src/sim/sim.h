@@ -26,6 +26,9 @@ enum sim_trace_format {
         SIM_TRACE_DAT,          /* trace-cmd's trace.dat (trace-cmd report, KernelShark) */
 };
 
+/* What a run may allocate for its histograms when [output] max_memory is 0. */
+#define SIM_MEMORY_BOUND (4.0 * 1073741824.0)
+
 struct sim_options {
         const char *policy;     /* NULL: the scenario's [scenario] policy */
         const char *out_dir;    /* NULL: write no files */
@@ -69,6 +72,9 @@ extern const char *const sim_output_names[];
 double sim_estimate_events(const struct sim *sim);
 /* Warnings of this run (e.g. an [event] on a thread this policy lacks), NULL-terminated view. */
 const GPtrArray *sim_warnings(const struct sim *sim);
+/* Would its histograms (a run with --out) exceed [output] max_memory, or
+ * SIM_MEMORY_BOUND?  FALSE with @error then; `run` and `validate` ask. */
+gboolean sim_check_memory(struct sim *sim, GError **error);
 struct boost_policy_ops;
 /* The first [policy] key (or --set policy.KEY) policy @ops does not have,
  * or NULL; the caller frees it. */
