@@ -288,6 +288,29 @@ histograms:
         return TRUE;
 }
 
+/* "NAME/N" for a CPU number N? */
+static gboolean per_cpu_name(const char *name, const char *stem)
+{
+        size_t n = strlen(stem);
+        guint64 cpu;
+
+        return !strncmp(name, stem, n) && name[n] == '/' &&
+               g_ascii_string_to_unsigned(name + n + 1, 10, 0, SIM_MAX_CPUS - 1, &cpu, NULL);
+}
+
+/* A thread some run of rcuboost has, though maybe not this one: the RCU
+ * flavours' (rcu_preempt; rcuc/N, rcub/N), the timer threads of either
+ * kernel generation, rcu_cb/N, and any policy's. */
+static gboolean kernel_thread_name(const char *name)
+{
+        static const char *const per_cpu[] = { "rcu_cb", "rcuc", "rcub", "sirq-timer", "ktimers" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(per_cpu); i++)
+                if (per_cpu_name(name, per_cpu[i]))
+                        return TRUE;
+        return !strcmp(name, "rcu_preempt") || policy_any_thread(name);
+}
+
 static gboolean check_events(struct sim *sim, GError **error)
 {
         for (int i = 0; i < sim->ntimed; i++) {
@@ -296,21 +319,23 @@ static gboolean check_events(struct sim *sim, GError **error)
 
                 if (!es->task)
                         continue;
-                if (!g_hash_table_contains(sim->tasks_named, es->task) && policy_any_thread(es->task)) {
-                        /* Another policy's thread: nothing to change under this one. */
+                if (!g_hash_table_contains(sim->tasks_named, es->task) && kernel_thread_name(es->task)) {
+                        /* One rule for kernel threads: one that exists under another policy, RCU
+                         * flavour or kernel generation has nothing to change in this run. */
                         g_autofree char *where = scenario_where(sim->sc, group, "task");
 
                         g_ptr_array_add(sim->warnings, g_strdup_printf(
-                                "%s: policy %s has no thread '%s': the event is skipped", where,
-                                sim->policy->name, es->task));
+                                "%s: no thread '%s' under policy %s (RCU %s, kernel %s): the event is skipped",
+                                where, es->task, sim->policy->name, sim->rcu.flavour->name, sim->env.generation));
                         continue;
                 }
                 if (!g_hash_table_contains(sim->tasks_named, es->task)) {
                         g_autofree char *where = scenario_where(sim->sc, group, "task");
 
                         g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
-                                    "%s: no task named '%s' (tasks come from [task:NAME] sections, "
-                                    "plus rcu_cb/N and the policy's threads)", where, es->task);
+                                    "%s: no task named '%s' (tasks come from [task:NAME] sections, the kernel's "
+                                    "threads -- rcu_cb/N, sirq-timer/N or ktimers/N, rcu_preempt, rcuc/N, rcub/N -- "
+                                    "and the policy's)", where, es->task);
                         return FALSE;
                 }
         }
