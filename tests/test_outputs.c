@@ -1823,6 +1823,17 @@ START_TEST(what_changes_nothing_is_said)
         r = run_cli("validate", scn, NULL);
         ck_assert_msg(r.status == 2 && strstr(r.err, "lt.scn:5:") && strstr(r.err, "written <= or >="), "%s", r.err);
         result_clear(&r);
+        /* a policy.KEY event some policies cannot take: compare names those that can */
+        {
+                g_autofree char *pe = write_temp_scenario(dir, "pe.scn", "[scenario]\nduration=100ms\n[task:x]\n"
+                                                          "program=compute 1ms\n[event:e]\nat=1ms\n"
+                                                          "policy.booster_period=5ms\n");
+
+                r = run_cli("compare", pe, "--out", cmp, "-q", NULL);
+                ck_assert_msg(r.status == 2 && strstr(r.err, "--policies booster,booster-8state,pi-lock"), "%s",
+                              r.err);
+                result_clear(&r);
+        }
         /* a duration the kernel counts in jiffies: the rounding said, the value in effect recorded */
         r = run_cli("run", "scenarios/rcutorture-boost.scn", "--policy", "rcu-boost", "--set", "policy.boost_delay=1ms",
                     "--set", "scenario.duration=100ms", "--out", out, NULL);

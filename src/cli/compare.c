@@ -1777,11 +1777,25 @@ int cli_compare(int argc, char **argv)
         if (trace)
                 cli_warn_trace_window(sc, opts.trace_start_ns, opts.trace_length_ns);
 
-        /* Every policy must be able to run it before any output is made. */
-        for (guint p = 0; p < names->len; p++) {
-                if (!sim_check(sc, names->pdata[p], &e)) {
-                        fprintf(stderr, "rcuboost: %s\n", e->message);
-                        g_error_free(e);
+        /* Every policy must be able to run it before any output is made;
+         * when some can, say which, as the --policies that would run. */
+        {
+                g_autoptr(GString) can = g_string_new(NULL);
+                g_autofree char *first = NULL;
+
+                for (guint p = 0; p < names->len; p++) {
+                        if (sim_check(sc, names->pdata[p], &e)) {
+                                g_string_append_printf(can, "%s%s", can->len ? "," : "", (char *)names->pdata[p]);
+                        } else {
+                                if (!first)
+                                        first = g_strdup(e->message);
+                                g_clear_error(&e);
+                        }
+                }
+                if (first) {
+                        fprintf(stderr, "rcuboost: %s\n", first);
+                        if (can->len)
+                                fprintf(stderr, "rcuboost: the policies that can run it: --policies %s\n", can->str);
                         return EXIT_USAGE;
                 }
         }
