@@ -1823,6 +1823,10 @@ START_TEST(what_changes_nothing_is_said)
         r = run_cli("validate", scn, NULL);
         ck_assert_msg(r.status == 2 && strstr(r.err, "lt.scn:5:") && strstr(r.err, "written <= or >="), "%s", r.err);
         result_clear(&r);
+        /* "--" ends the options wherever it stands; it is not a file name */
+        r = run_cli("validate", "scenarios/quiet.scn", "--", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
         /* a policy.KEY event some policies cannot take: compare names those that can */
         {
                 g_autofree char *pe = write_temp_scenario(dir, "pe.scn", "[scenario]\nduration=100ms\n[task:x]\n"

@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "policies/policy.h"
@@ -102,6 +103,14 @@ gboolean cli_parse_options(GOptionContext *ctx, int *argc, char ***argv, int *st
                 g_error_free(e);
                 return FALSE;
         }
+        /* GOption leaves a "--" that follows an argument in place: it ends
+         * the options, it is not a file name */
+        for (int i = 1; i < *argc; i++)
+                if (!strcmp((*argv)[i], "--")) {
+                        memmove(&(*argv)[i], &(*argv)[i + 1], (size_t)(*argc - i) * sizeof(char *));
+                        (*argc)--;
+                        break;
+                }
         return TRUE;
 }
 
