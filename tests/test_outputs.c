@@ -1976,6 +1976,63 @@ START_TEST(a_run_too_large_for_memory_is_refused_first)
 }
 END_TEST
 
+/* A sweep's grid names its modules by content: a module rebuilt between a
+ * sweep and its resume refuses the resume (#37). */
+START_TEST(a_rebuilt_module_refuses_the_resume)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *src = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libnoop.so", NULL);
+        g_autofree char *module = g_build_filename(dir, "libnoop.so", NULL);
+        g_autofree char *out = g_build_filename(dir, "sw", NULL);
+        g_autofree char *bytes = NULL, *grid = NULL;
+        gsize len;
+        struct result r;
+
+        ck_assert(g_file_get_contents(src, &bytes, &len, NULL));
+        ck_assert(g_file_set_contents(module, bytes, (gssize)len, NULL));
+        r = run_cli("sweep", "scenarios/quiet.scn", "--vary", "scenario.duration=100ms,200ms", "-p", module, "-q",
+                    "--out", out, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        grid = file_contents(out, "grid.txt");
+        ck_assert_msg(strstr(grid, "\nmodule=noop sha256="), "%s", grid);
+        /* "rebuilt": the same policy, other bytes */
+        {
+                FILE *f = fopen(module, "ab");
+
+                ck_assert_ptr_nonnull(f);
+                fputs("rebuilt", f);
+                fclose(f);
+        }
+        r = run_cli("sweep", "scenarios/quiet.scn", "--vary", "scenario.duration=100ms,200ms", "-p", module, "-q",
+                    "--out", out, NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "holds a sweep of another grid"), "exit %d: %s", r.status, r.err);
+        result_clear(&r);
+}
+END_TEST
+
+/* gnuplot that dies without a word: the error says how it ended (#37). */
+START_TEST(a_silent_gnuplot_failure_says_how_it_ended)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *bin = g_build_filename(dir, "bin", NULL);
+        g_autofree char *fake = g_build_filename(bin, "gnuplot", NULL);
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *cmd = NULL;
+        struct result r;
+
+        ck_assert_int_eq(g_mkdir(bin, 0755), 0);
+        ck_assert(g_file_set_contents(fake, "#!/bin/sh\nkill -9 $$\n", -1, NULL));
+        ck_assert_int_eq(g_chmod(fake, 0755), 0);
+        cmd = g_strdup_printf("PATH='%s':$PATH '%s' compare scenarios/quiet.scn -n 1 -p none --set "
+                              "scenario.duration=100ms --out '%s' -q", bin, g_getenv("RCUBOOST_BIN"), out);
+        r = run_cli_sh(cmd);
+        ck_assert_msg(r.status == 1 && strstr(r.err, "gnuplot failed on") && strstr(r.err, "signal"), "exit %d: %s",
+                      r.status, r.err);
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -2008,6 +2065,8 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, check_reports_cannot_be_forged);
         tcase_add_test(json, a_non_utf8_file_name_gives_valid_json);
         tcase_add_test(json, a_run_too_large_for_memory_is_refused_first);
+        tcase_add_test(json, a_rebuilt_module_refuses_the_resume);
+        tcase_add_test(json, a_silent_gnuplot_failure_says_how_it_ended);
         tcase_add_test(json, a_run_that_would_take_days_is_announced);
         tcase_add_test(json, plot_templates_render_underscores_as_written);
         tcase_add_test(json, latency_plots_show_the_tail);
