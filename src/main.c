@@ -116,6 +116,10 @@ static int cmd_run(int argc, char **argv)
                         return cli_usage_error(ctx, "--trace-window needs --trace FILE");
         }
 
+        /* a module first: the scenario's [policy:NAME] and keys may be its own */
+        if (policy && policy_is_module_path(policy) && !cli_find_policy(policy, &status))
+                return status;
+
         g_autoptr(RcbScenario) sc = scenario_load(argv[1], (const char *const *)sets, &e);
 
         if (!sc) {

@@ -2033,6 +2033,46 @@ START_TEST(a_silent_gnuplot_failure_says_how_it_ended)
 }
 END_TEST
 
+/* #38: a module is loaded before the scenario is read, so its keys work
+ * as a built-in policy's in [policy:NAME], [policy] and --set, in run and
+ * compare, and a key it does not have is refused naming it. */
+START_TEST(a_modules_keys_work_like_a_built_ins)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *module = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libnoop.so", NULL);
+        g_autofree char *scn = write_temp_scenario(dir, "mk.scn", "[scenario]\nduration=100ms\n[policy:noop]\n"
+                                                   "grace=2ms\n[task:t]\nprogram=compute 1ms\n");
+        g_autofree char *bad = write_temp_scenario(dir, "bad.scn", "[scenario]\nduration=100ms\n[policy:noop]\n"
+                                                   "grance=2ms\n[task:t]\nprogram=compute 1ms\n");
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *cmp = g_build_filename(dir, "cmp", NULL);
+        g_autofree char *list = g_strconcat("none,", module, NULL);
+        g_autofree char *summary = NULL;
+        struct result r;
+
+        r = run_cli("run", scn, "--policy", module, "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        summary = file_contents(out, "summary.json");
+        ck_assert_msg(strstr(summary, "\"policy_params\": {\n    \"grace\": \"2ms\""), "%s", summary);
+        r = run_cli("run", scn, "--policy", module, "--set", "policy:noop.grace=3ms", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        g_free(summary);
+        summary = file_contents(out, "summary.json");
+        ck_assert_msg(strstr(summary, "\"policy_params\": {\n    \"grace\": \"3ms\""), "%s", summary);
+        r = run_cli("run", scn, "--policy", module, "--set", "policy.grace=4ms", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("compare", scn, "-n", "1", "-p", list, "--out", cmp, "-q", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("run", bad, "--policy", module, "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "grance"), "exit %d: %s", r.status, r.err);
+        result_clear(&r);
+}
+END_TEST
+
 static Suite *outputs_suite(void)
 {
         Suite *s = suite_create("outputs");
@@ -2067,6 +2107,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, a_run_too_large_for_memory_is_refused_first);
         tcase_add_test(json, a_rebuilt_module_refuses_the_resume);
         tcase_add_test(json, a_silent_gnuplot_failure_says_how_it_ended);
+        tcase_add_test(json, a_modules_keys_work_like_a_built_ins);
         tcase_add_test(json, a_run_that_would_take_days_is_announced);
         tcase_add_test(json, plot_templates_render_underscores_as_written);
         tcase_add_test(json, latency_plots_show_the_tail);

@@ -1744,6 +1744,9 @@ int cli_compare(int argc, char **argv)
                 g_ptr_array_add(overrides, g_strdup_printf("output.timeline_length=%" G_GINT64_FORMAT "ns", (gint64)length));
         }
         g_ptr_array_add(overrides, NULL);
+        /* modules first: the scenario's [policy:NAME] and keys may be theirs */
+        if (!cli_parse_policies(ctx, policies_opt, names, &status))
+                return status;
         sc = argc == 2 ? scenario_load(argv[1], (const char *const *)overrides->pdata, &e)
                        : scenario_load_data(cli_default_scenario(), "default.scn",
                                             (const char *const *)overrides->pdata, &e);
@@ -1756,8 +1759,6 @@ int cli_compare(int argc, char **argv)
         if (first_seed > G_MAXINT64 - (uint64_t)nseeds)
                 return cli_usage_error(ctx, "--seed: %" G_GUINT64_FORMAT " + %d seeds passes 2^63-1", first_seed, nseeds);
         opts.seed_set = TRUE;
-        if (!cli_parse_policies(ctx, policies_opt, names, &status))
-                return status;
         if (!out) {
                 GError *bad = NULL;
 

@@ -153,19 +153,42 @@ out:
         return ops;
 }
 
+/* Every policy known now: the built-ins, then the modules loaded so far. */
+static GPtrArray *known_policies(void)
+{
+        GPtrArray *all = g_ptr_array_new();
+        const struct boost_policy_ops *const *loaded = policy_loaded();
+
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
+                g_ptr_array_add(all, (gpointer)*p);
+        for (const struct boost_policy_ops *const *p = loaded; *p; p++)
+                g_ptr_array_add(all, (gpointer)*p);
+        return all;
+}
+
 const char *policy_names(void)
 {
-        static char *names;
-        static gsize done;
+        /* rebuilt when a module has been loaded since; kept for good (a static string) */
+        static GMutex lock;
+        static GPtrArray *made;         /* every string made, so none is freed under a caller */
+        static guint made_for = G_MAXUINT;
+        g_autoptr(GPtrArray) all = known_policies();
+        const char *names;
 
-        if (g_once_init_enter(&done)) {
+        g_mutex_lock(&lock);
+        if (made_for != all->len) {
                 GString *s = g_string_new(NULL);
 
-                for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
-                        g_string_append_printf(s, "%s%s", s->len ? ", " : "", (*p)->name);
-                names = g_string_free(s, FALSE);
-                g_once_init_leave(&done, 1);
+                for (guint i = 0; i < all->len; i++)
+                        g_string_append_printf(s, "%s%s", s->len ? ", " : "",
+                                               ((const struct boost_policy_ops *)all->pdata[i])->name);
+                if (!made)
+                        made = g_ptr_array_new();
+                g_ptr_array_add(made, g_string_free(s, FALSE));
+                made_for = all->len;
         }
+        names = g_ptr_array_index(made, made->len - 1);
+        g_mutex_unlock(&lock);
         return names;
 }
 
@@ -179,8 +202,10 @@ const struct policy_key *policy_key_find(const struct boost_policy_ops *ops, con
 
 const struct policy_key *policy_any_key(const char *key)
 {
-        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
-                const struct policy_key *k = policy_key_find(*p, key);
+        g_autoptr(GPtrArray) all = known_policies();
+
+        for (guint i = 0; i < all->len; i++) {
+                const struct policy_key *k = policy_key_find(all->pdata[i], key);
 
                 if (k)
                         return k;
@@ -190,8 +215,10 @@ const struct policy_key *policy_any_key(const char *key)
 
 bool policy_any_thread(const char *name)
 {
-        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
-                for (const char *const *t = (*p)->threads; t && *t; t++)
+        g_autoptr(GPtrArray) all = known_policies();
+
+        for (guint i = 0; i < all->len; i++)
+                for (const char *const *t = ((const struct boost_policy_ops *)all->pdata[i])->threads; t && *t; t++)
                         if (!strcmp(*t, name))
                                 return true;
         return false;

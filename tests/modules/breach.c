@@ -8,15 +8,28 @@
  */
 #include "policies/policy.h"
 #include "sim/engine.h"
+#include "sim/scenario.h"
+
+/* A key of its own, as a researcher's policy has: set in [policy:NAME],
+ * [policy] or --set like a built-in policy's. */
+static const struct policy_key breach_keys[] = {
+        { "grace", POLICY_KEY_DURATION, "1ms", "how long a reader may stay preempted (read, not used)" },
+        { NULL, 0, NULL, NULL },
+};
 
 static void *create_breach(struct sim *sim, const struct policy_params *params, GError **error)
 {
-        (void)params;
-        (void)error;
+        int64_t grace;
+
 #ifdef BREACH_NULL_CREATE
         (void)sim;
+        (void)params;
+        (void)error;
+        (void)grace;
         return NULL;
 #else
+        if (!policy_param_duration(params, "grace", &grace, error))
+                return NULL;
         return sim;
 #endif
 }
@@ -41,6 +54,7 @@ static void reader_unlock_breach(void *pol, struct task *t)
 static const struct boost_policy_ops breach_ops = {
         .name = BREACH_NAME,
         .summary = "a test module that breaks the engine's contract",
+        .keys = breach_keys,
         .create = create_breach,
         .reader_blocked = reader_blocked_breach,
         .reader_unlock = reader_unlock_breach,
