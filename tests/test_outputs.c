@@ -2045,7 +2045,8 @@ START_TEST(a_modules_keys_work_like_a_built_ins)
         g_autofree char *dir = temp_dir();
         g_autofree char *module = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libnoop.so", NULL);
         g_autofree char *scn = write_temp_scenario(dir, "mk.scn", "[scenario]\nduration=100ms\n[policy:noop]\n"
-                                                   "grace=2ms\n[task:t]\nprogram=compute 1ms\n");
+                                                   "grace=2ms\n[task:t]\nprogram=compute 1ms\n[expect]\n"
+                                                   "noop.safety_violations=0\nnoop.oom_rate=0\n");
         g_autofree char *bad = write_temp_scenario(dir, "bad.scn", "[scenario]\nduration=100ms\n[policy:noop]\n"
                                                    "grance=2ms\n[task:t]\nprogram=compute 1ms\n");
         g_autofree char *out = g_build_filename(dir, "out", NULL);
@@ -2073,6 +2074,11 @@ START_TEST(a_modules_keys_work_like_a_built_ins)
         result_clear(&r);
         r = run_cli("run", bad, "--policy", module, "--out", out, "-q", NULL);
         ck_assert_msg(r.status == 2 && strstr(r.err, "grance"), "exit %d: %s", r.status, r.err);
+        result_clear(&r);
+        /* and its regression tests are written as the shipped ones: check --policies */
+        r = run_cli("check", "--policies", module, scn, NULL);
+        ck_assert_msg(r.status == 0 && strstr(r.out, "ok   mk noop: safety_violations = 0") &&
+                      strstr(r.out, "2 passed, 0 failed"), "exit %d: %s%s", r.status, r.out, r.err);
         result_clear(&r);
 }
 END_TEST

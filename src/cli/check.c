@@ -17,6 +17,7 @@ struct check_run {
         gboolean quiet;         /* failures and the count only */
         const char *out;
         GHashTable *out_names;  /* --out: scenario name -> its file, so two never share OUT/NAME */
+        GPtrArray *policies;    /* the policies to run: the built-ins, or --policies (modules too) */
         int passed;
         int failed;
         int skipped;
@@ -355,16 +356,16 @@ static gboolean check_file(const struct check_run *cr, const char *path, GPtrArr
                 return TRUE;
         }
         /* Every policy it will run must be able to run it, before any does. */
-        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
-                if (wanted(sc, (*p)->name) && !sim_check(sc, (*p)->name, &e)) {
+        for (guint p = 0; p < cr->policies->len; p++) {
+                if (wanted(sc, cr->policies->pdata[p]) && !sim_check(sc, cr->policies->pdata[p], &e)) {
                         fprintf(stderr, "rcuboost: %s\n", e->message);
                         g_error_free(e);
                         return FALSE;
                 }
         }
-        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
-                if (wanted(sc, (*p)->name))
-                        g_ptr_array_add(jobs, check_job_new(cr, sc, (*p)->name));
+        for (guint p = 0; p < cr->policies->len; p++)
+                if (wanted(sc, cr->policies->pdata[p]))
+                        g_ptr_array_add(jobs, check_job_new(cr, sc, cr->policies->pdata[p]));
         return TRUE;
 }
 
@@ -378,6 +379,8 @@ int cli_check(int argc, char **argv)
         gboolean tap = FALSE;
         g_autofree char *out = NULL;
         struct check_run cr = { 0 };
+        g_autofree char *policies_opt = NULL;
+        g_autoptr(GPtrArray) policies = g_ptr_array_new();
         gint nthreads = (gint)MIN(g_get_num_processors(), 64);
         g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func(g_free);
         g_autoptr(GPtrArray) scenarios = g_ptr_array_new_with_free_func((GDestroyNotify)scenario_free);
@@ -391,6 +394,9 @@ int cli_check(int argc, char **argv)
                   "Also write each run's outputs to DIR/SCENARIO/POLICY (/seed-S with seeds=N)", "DIR" },
                 { "jobs", 'j', 0, G_OPTION_ARG_INT, &nthreads,
                   "Scenario-policy pairs run in parallel, the report in a fixed order (default: one per CPU)", "J" },
+                { "policies", 'p', 0, G_OPTION_ARG_STRING, &policies_opt,
+                  "Comma-separated policies to check, a module by its path (default: the built-in ones); "
+                  "each runs where an [expect] line names it or '*'", "A,B" },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("FILE|DIR... - run scenarios and test their [expect] lines");
@@ -413,6 +419,10 @@ int cli_check(int argc, char **argv)
                 return cli_usage_error(ctx, "--seeds: expected a whole number of runs, at least 1");
         if (nthreads < 1 || nthreads > 1024)
                 return cli_usage_error(ctx, "--jobs: expected 1 to 1024");
+        /* modules first: the scenarios' [expect] and [policy:NAME] may name them */
+        if (!cli_parse_policies(ctx, policies_opt, policies, &status))
+                return status;
+        cr.policies = policies;
         cr.tap = tap;
         cr.out = out;
         cr.out_names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
