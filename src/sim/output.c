@@ -156,7 +156,14 @@ gboolean output_dir_make(const char *dir, GError **error)
 
         if (g_file_test(dir, G_FILE_TEST_IS_DIR))
                 return TRUE;
+        g_autofree char *as_dir = g_strconcat(base, "/", NULL);
+
         if (strcmp(parent, dir) != 0 && !output_dir_make(parent, error))
+                return FALSE;
+        /* listed in the parent before it exists, as a file is: another
+         * process scanning the parent meanwhile (a sweep's --only jobs)
+         * never sees it unlisted */
+        if (!manifest_add(parent, as_dir, error))
                 return FALSE;
         if (g_mkdir(dir, 0755) != 0 && !(errno == EEXIST && g_file_test(dir, G_FILE_TEST_IS_DIR))) {
                 e = errno;
@@ -164,11 +171,7 @@ gboolean output_dir_make(const char *dir, GError **error)
                             "cannot create output directory %s: %s", dir, g_strerror(e));
                 return FALSE;
         }
-        {
-                g_autofree char *as_dir = g_strconcat(base, "/", NULL);
-
-                return manifest_edit(dir, NULL, NULL, FALSE, TRUE, error) && manifest_add(parent, as_dir, error);
-        }
+        return manifest_edit(dir, NULL, NULL, FALSE, TRUE, error);
 }
 
 gboolean output_name_check(const char *name, const char *what, GError **error)
