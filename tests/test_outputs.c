@@ -1773,6 +1773,10 @@ START_TEST(a_contract_breach_is_an_error_not_a_crash)
                 { "libbreach-prio.so", "policy breach-prio (module %s), in reader_blocked: "
                                        "sched_set_boost_prio(reader, -1000): a priority is 0..139" },
                 { "libbreach-minprio.so", "in reader_blocked: sched_set_boost_prio(reader, -2147483648)" },
+                { "libbreach-block.so", "policy breach-block (module %s), in reader_blocked: sched_block(reader): "
+                                        "a hook cannot block a task" },
+                { "libbreach-undeclared.so", "policy breach-undeclared (module %s), in create: "
+                                             "policy_param_*(\"nosuch\"): a key its keys table does not declare" },
         };
 
         ck_assert_ptr_nonnull(modules);

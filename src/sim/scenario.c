@@ -1142,6 +1142,15 @@ char *policy_param_raw(const struct policy_params *p, const char *key, char **wh
 static gboolean param_located(const struct policy_params *p, const char *key, char **value,
                               char **where)
 {
+        /* a key the policy reads but never declared: its error, not GLib's CRITICAL */
+        if (!policy_key_find(p->ops, key)) {
+                const char *module = policy_module_path(p->ops);
+
+                *value = NULL;
+                *where = g_strdup_printf("policy %s%s%s%s, in create: policy_param_*(\"%s\")", p->ops->name,
+                                         module ? " (module " : "", module ? module : "", module ? ")" : "", key);
+                return FALSE;
+        }
         *value = policy_param_raw(p, key, where);
         return *value != NULL;
 }
@@ -1150,7 +1159,7 @@ static gboolean param_result(gboolean ok, char *where, GError *cause, GError **e
 {
         if (!ok) {
                 g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s: %s", where,
-                            cause ? cause->message : "no value");
+                            cause ? cause->message : "a key its keys table does not declare");
                 g_clear_error(&cause);
         }
         g_free(where);

@@ -458,6 +458,13 @@ static void activate(struct sim *sim, struct task *t)
 
 void sched_block(struct sim *sim, struct task *t, enum task_state state)
 {
+        /* a policy hook runs on the engine's path: blocking a task there
+         * would leave the engine's own step half done */
+        if (sim->policy_hook) {
+                sim_policy_breach(sim, "sched_block(%s): a hook cannot block a task (a policy's thread "
+                                  "returns a step instead)", t->name);
+                return;
+        }
         t->state = state;
         sched_resched(sim, t->cpu);
 }

@@ -5,10 +5,13 @@
  *   (neither)            keeps the contract and does nothing: "noop"
  *   BREACH_NULL_CREATE   create() returns NULL without a GError
  *   BREACH_PRIO=N        reader_blocked() boosts the reader to priority N
+ *   BREACH_BLOCK         reader_blocked() calls sched_block() on the reader
+ *   BREACH_UNDECLARED    create() reads a key its table does not declare
  */
 #include "policies/policy.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
+#include "sim/sched.h"
 
 /* A key of its own, as a researcher's policy has: set in [policy:NAME],
  * [policy] or --set like a built-in policy's. */
@@ -30,6 +33,10 @@ static void *create_breach(struct sim *sim, const struct policy_params *params, 
 #else
         if (!policy_param_duration(params, "grace", &grace, error))
                 return NULL;
+#ifdef BREACH_UNDECLARED
+        if (!policy_param_duration(params, "nosuch", &grace, error))
+                return NULL;
+#endif
         return sim;
 #endif
 }
@@ -39,6 +46,8 @@ static void reader_blocked_breach(void *pol, struct task *t, enum rcu_block_reas
         (void)why;
 #ifdef BREACH_PRIO
         sched_set_boost_prio(pol, t, BREACH_PRIO, BOOST_SETPRIO);
+#elif defined(BREACH_BLOCK)
+        sched_block(pol, t, TASK_WAITING);
 #else
         (void)pol;
         (void)t;
