@@ -57,6 +57,27 @@ struct policy_key {
         const char *doc;
 };
 
+/* The contract, per hook.  Every hook runs on the engine's path, inside an
+ * event, with sim->policy_hook naming it; none may block or sleep.
+ *
+ *   create         policy_param_*() of declared keys only; sim_kthread_create();
+ *                  allocation.  Returns state, or NULL *with* @error.
+ *   reader_blocked, reader_unlock, sync_start, sync_end, gp_start, gp_end,
+ *   fqs_blocked, tick, setscheduler
+ *                  sched_set_boost_prio() (a priority 0..139 or PRIO_NONE, of a
+ *                  task of this run), sched_wake() of the policy's own
+ *                  threads, sched_switching_in(), sim_charge_*(),
+ *                  sim_log_boost(), the boost_track_*() counters, reading
+ *                  any task; not sched_block() (a thread's step returns a
+ *                  step instead), not sim_stop().
+ *   task_exit      as above, and the answer: true, or false and a later
+ *                  sim_task_exit_release() from the policy's own thread.
+ *   report, destroy  reading only / freeing only.
+ *
+ * The policy's own threads (their step functions) may do all of the above
+ * and return any step (sleep, timeout, wait).  The engine checks what it
+ * can, always: a breach stops the run with an error naming the policy, its
+ * module and the hook (sim_policy_breach(), exit 2). */
 struct boost_policy_ops {
         const char *name;               /* "booster": what --policy takes */
         const char *summary;            /* one line for `rcuboost policies` */
