@@ -189,6 +189,8 @@ GQuark policy_error_quark(void);
 enum { POLICY_ERROR_CONTRACT };
 /* The file a loaded module's policy came from, or NULL for a built-in one. */
 const char *policy_module_path(const struct boost_policy_ops *ops);
+/* "policy NAME", or "policy NAME (module PATH)": for messages.  Free it. */
+char *policy_describe(const struct boost_policy_ops *ops);
 
 /* Load the policy module at @path (a name with a '/' or ending in .so):
  * afterwards policy_find() knows it by its ops->name.  Loading the same

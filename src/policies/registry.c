@@ -46,6 +46,14 @@ const char *policy_module_path(const struct boost_policy_ops *ops)
         return path;
 }
 
+char *policy_describe(const struct boost_policy_ops *ops)
+{
+        const char *module = policy_module_path(ops);
+
+        return module ? g_strdup_printf("policy %s (module %s)", ops->name, module)
+                      : g_strdup_printf("policy %s", ops->name);
+}
+
 const struct boost_policy_ops *policy_find(const char *name)
 {
         const struct boost_policy_ops *found = NULL;

@@ -1144,11 +1144,10 @@ static gboolean param_located(const struct policy_params *p, const char *key, ch
 {
         /* a key the policy reads but never declared: its error, not GLib's CRITICAL */
         if (!policy_key_find(p->ops, key)) {
-                const char *module = policy_module_path(p->ops);
+                g_autofree char *who = policy_describe(p->ops);
 
                 *value = NULL;
-                *where = g_strdup_printf("policy %s%s%s%s, in create: policy_param_*(\"%s\")", p->ops->name,
-                                         module ? " (module " : "", module ? module : "", module ? ")" : "", key);
+                *where = g_strdup_printf("%s, in create: policy_param_*(\"%s\")", who, key);
                 return FALSE;
         }
         *value = policy_param_raw(p, key, where);

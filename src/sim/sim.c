@@ -508,12 +508,10 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 sim->pol = sim->policy->create(sim, &params, &e);
                 sim->policy_hook = NULL;
                 if (!sim->pol && !e) {
-                        const char *module = policy_module_path(sim->policy);
+                        g_autofree char *who = policy_describe(sim->policy);
 
                         e = g_error_new(POLICY_ERROR, POLICY_ERROR_CONTRACT,
-                                        "policy %s%s%s%s, in create: returned NULL without saying why (a GError)",
-                                        sim->policy->name, module ? " (module " : "", module ? module : "",
-                                        module ? ")" : "");
+                                        "%s, in create: returned NULL without saying why (a GError)", who);
                 }
                 if (!sim->pol) {
                         g_propagate_error(error, e);
@@ -651,16 +649,14 @@ void sim_note_jiffies(struct sim *sim, const char *key, int64_t ns, bool up)
 
 void sim_policy_breach(struct sim *sim, const char *fmt, ...)
 {
-        const char *module = policy_module_path(sim->policy);
+        g_autofree char *who = policy_describe(sim->policy);
         g_autofree char *what = NULL;
         va_list ap;
 
         va_start(ap, fmt);
         what = g_strdup_vprintf(fmt, ap);
         va_end(ap);
-        sim_stop(sim, "error", g_error_new(POLICY_ERROR, POLICY_ERROR_CONTRACT, "policy %s%s%s%s, in %s: %s",
-                                           sim->policy->name, module ? " (module " : "", module ? module : "",
-                                           module ? ")" : "",
+        sim_stop(sim, "error", g_error_new(POLICY_ERROR, POLICY_ERROR_CONTRACT, "%s, in %s: %s", who,
                                            sim->policy_hook ? sim->policy_hook : "its own thread or timer", what));
 }
 
