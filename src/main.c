@@ -370,6 +370,7 @@ static const char *key_type_name(enum policy_key_type t)
         case POLICY_KEY_INT: return "integer";
         case POLICY_KEY_SCHED: return "sched";
         case POLICY_KEY_BOOL: return "boolean";
+        case POLICY_KEY_ENUM: return "choice";
         }
         return "?";
 }
@@ -380,7 +381,14 @@ static void print_policy(const struct boost_policy_ops *p, const char *where)
         if (p->rcu_flavour)
                 printf("    (runs on [rcu] flavour=%s only, its default)\n", p->rcu_flavour);
         for (const struct policy_key *k = p->keys; k && k->name; k++)
-                printf("    %s=%s  (%s) %s\n", k->name, k->default_value, key_type_name(k->type), k->doc);
+                if (k->type == POLICY_KEY_ENUM) {
+                        g_auto(GStrv) each = g_strsplit(k->choices, "|", -1);
+                        g_autofree char *listed = g_strjoinv(", ", each);
+
+                        printf("    %s=%s  (%s) %s\n", k->name, k->default_value, listed, k->doc);
+                } else {
+                        printf("    %s=%s  (%s) %s\n", k->name, k->default_value, key_type_name(k->type), k->doc);
+                }
 }
 
 static int cmd_policies(int argc, char **argv)

@@ -1794,6 +1794,89 @@ START_TEST(a_contract_breach_is_an_error_not_a_crash)
 }
 END_TEST
 
+/* More of the contract (#38): a timer armed in the past, a boost that
+ * outlives its task, an enum key whose default is not one of its choices. */
+START_TEST(timer_and_unboost_breaches_name_the_module_and_hook)
+{
+        const char *modules = g_getenv("RCUBOOST_TEST_MODULES");
+        g_autofree char *dir = temp_dir();
+        /* one reader that ends: preempted inside its section, then exits */
+        g_autofree char *scn = write_temp_scenario(dir, "exits.scn", "[scenario]\ncpus=1\nduration=100ms\n"
+                                                   "[task:reader]\nsched=normal:0\n"
+                                                   "program=rcu_read_lock; compute 5ms; rcu_read_unlock\n"
+                                                   "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 1ms\n");
+        const char *cases[][2] = {
+                { "libbreach-unboost.so", "policy breach-unboost (module %s), in task_exit: reader exits with the "
+                                          "boost to priority 90 still set" },
+                { "libbreach-timer.so", "policy breach-timer (module %s), in reader_blocked: policy_timer_arm() to "
+                                        "expire at 999999 ns, before now" },
+                { "libbreach-enum.so", "%s: policy breach-enum: key 'mode' has a default its type refuses: "
+                                       "'sometimes' is not one of timer, kthread" },
+        };
+
+        ck_assert_ptr_nonnull(modules);
+        for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+                g_autofree char *out = g_build_filename(dir, cases[i][0], NULL);
+                g_autofree char *module = g_build_filename(modules, cases[i][0], NULL);
+                g_autofree char *want = g_strdup_printf(cases[i][1], module);
+                struct result r = run_cli("run", scn, "--policy", module, "--out", out, "-q", NULL);
+
+                ck_assert_msg(r.status == 2 && strstr(r.err, want), "%s: exit %d: %s", cases[i][0], r.status,
+                              r.err);
+                result_clear(&r);
+        }
+}
+END_TEST
+
+static gint64 deadline_run(const char *dir, const char *name, const char *timer, const char *softirq_prio,
+                           gint64 *boost_delay_max, gint64 *cancelled)
+{
+        g_autofree char *module = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libdeadline.so", NULL);
+        g_autofree char *out = g_build_filename(dir, name, NULL);
+        g_autofree char *set_timer = g_strconcat("policy:deadline-boost.timer=", timer, NULL);
+        g_autofree char *set_prio = g_strconcat("sched.timer_softirq_thread=", softirq_prio, NULL);
+        g_autofree char *summary = g_build_filename(out, "summary.json", NULL);
+        struct result r = run_cli("run", "examples/policies/deadline.scn", "--policy", module, "--set", set_timer,
+                                  "--set", set_prio, "--out", out, "-q", NULL);
+        gint64 gp_max;
+
+        ck_assert_msg(r.status == 0, "%s: exit %d: %s", name, r.status, r.err);
+        result_clear(&r);
+        {
+                g_autoptr(JsonParser) p = parse_json_file(summary);
+                JsonObject *root = json_root(p);
+                JsonObject *ps = json_object_get_object_member(root, "policy_stats");
+
+                gp_max = json_object_get_int_member(json_object_get_object_member(root, "gp_latency"), "max_ns");
+                *boost_delay_max = json_object_get_int_member(json_object_get_object_member(ps, "boost_delay"),
+                                                              "max_ns");
+                *cancelled = json_object_get_int_member(ps, "timers_cancelled");
+        }
+        return gp_max;
+}
+
+/* The timer API's two contexts (ptimer.h), through the example module:
+ * an hrtimer fires under the FIFO 10 hog; a timer-wheel timer waits for
+ * the timer softirq thread, which the hog starves when it is below it. */
+START_TEST(policy_timers_fire_in_their_context)
+{
+        g_autofree char *dir = temp_dir();
+        gint64 delay, cancelled, gp;
+
+        gp = deadline_run(dir, "hard", "hardirq", "fifo:1", &delay, &cancelled);
+        ck_assert_msg(gp < 20 * 1000000 && delay >= 2000000 && delay < 3000000, "hardirq: gp %" G_GINT64_FORMAT
+                      " delay %" G_GINT64_FORMAT, gp, delay);
+        /* reader_resumed: the cyclic task's short preemptions cancel their timers */
+        ck_assert_int_ge(cancelled, 100);
+        gp = deadline_run(dir, "soft-above", "softirq", "fifo:50", &delay, &cancelled);
+        ck_assert_msg(gp < 20 * 1000000 && delay >= 2000000 && delay < 6000000, "softirq above the hog: gp %"
+                      G_GINT64_FORMAT " delay %" G_GINT64_FORMAT, gp, delay);
+        gp = deadline_run(dir, "soft-below", "softirq", "fifo:1", &delay, &cancelled);
+        ck_assert_msg(gp > 1000 * 1000000 && delay > 1000 * 1000000, "softirq below the hog: gp %" G_GINT64_FORMAT
+                      " delay %" G_GINT64_FORMAT, gp, delay);
+}
+END_TEST
+
 /* Input that changed nothing, or that a user mistyped, is said (#37). */
 START_TEST(what_changes_nothing_is_said)
 {
@@ -2105,6 +2188,8 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, derived_output_names_are_checked);
         tcase_add_test(json, emit_jobs_to_a_full_disk_fails);
         tcase_add_test(json, a_contract_breach_is_an_error_not_a_crash);
+        tcase_add_test(json, timer_and_unboost_breaches_name_the_module_and_hook);
+        tcase_add_test(json, policy_timers_fire_in_their_context);
         tcase_add_test(json, a_full_disk_leaves_nothing_and_says_so);
         tcase_add_test(json, two_runs_never_share_a_directory);
         tcase_add_test(json, per_task_rt_figures_as_cyclictest);

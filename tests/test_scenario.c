@@ -434,6 +434,24 @@ START_TEST(streams_depend_on_seed_and_name_only)
 }
 END_TEST
 
+/* Every built-in policy's keys pass the check a module's must (#38), and
+ * an enum key takes exactly its choices. */
+START_TEST(policy_keys_are_well_formed)
+{
+        int index = -1;
+        GError *e = NULL;
+
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++) {
+                ck_assert_msg(policy_keys_check(*p, &e), "%s: %s", (*p)->name, e ? e->message : "");
+        }
+        ck_assert(units_parse_choice("kthread", "timer|kthread", &index, NULL) && index == 1);
+        ck_assert(!units_parse_choice("Timer", "timer|kthread", &index, &e));
+        ck_assert_str_eq(e->message, "'Timer' is not one of timer, kthread");
+        g_clear_error(&e);
+        ck_assert(!units_parse_choice("", "timer|kthread", &index, NULL));
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
         Suite *s = suite_create("scenario");
@@ -451,6 +469,7 @@ static Suite *scenario_suite(void)
         tcase_add_test(values, draws_round_as_llround);
         tcase_add_test(values, exponential_draws_are_gsls);
         tcase_add_test(values, streams_depend_on_seed_and_name_only);
+        tcase_add_test(values, policy_keys_are_well_formed);
         suite_add_tcase(s, errors);
         suite_add_tcase(s, values);
         return s;

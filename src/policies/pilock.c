@@ -78,10 +78,11 @@ struct pi_policy {
 };
 
 static const struct policy_key pi_keys[] = {
-        { "booster_prio", POLICY_KEY_SCHED, "rr:49",
-          "the booster thread's scheduling; priority inheritance lends it to the reader" },
-        { "booster_period", POLICY_KEY_DURATION, "10ms", "how long the booster sleeps when no reader is queued" },
-        { NULL },
+        { .name = "booster_prio", .type = POLICY_KEY_SCHED, .default_value = "rr:49",
+          .doc = "the booster thread's scheduling; priority inheritance lends it to the reader" },
+        { .name = "booster_period", .type = POLICY_KEY_DURATION, .default_value = "10ms",
+          .doc = "how long the booster sleeps when no reader is queued" },
+        { .name = NULL },
 };
 
 static struct pi_task *pt_of(struct task *t)

@@ -47,26 +47,32 @@ enum policy_key_type {
         POLICY_KEY_INT,
         POLICY_KEY_SCHED,
         POLICY_KEY_BOOL,
+        POLICY_KEY_ENUM,        /* one of .choices; policy_param_enum() gives its index */
 };
 
-/* A [policy] key the policy accepts, with its default as written in a file. */
+/* A [policy] key the policy accepts, with its default as written in a file.
+ * Write tables with designated initializers ({ .name = ..., .type = ... }). */
 struct policy_key {
         const char *name;
         enum policy_key_type type;
         const char *default_value;
         const char *doc;
+        const char *choices;    /* POLICY_KEY_ENUM: the values, '|'-separated ("timer|kthread") */
 };
 
 /* The contract, per hook.  Every hook runs on the engine's path, inside an
  * event, with sim->policy_hook naming it; none may block or sleep.
  *
  *   create         policy_param_*() of declared keys only; sim_kthread_create();
- *                  allocation.  Returns state, or NULL *with* @error.
- *   reader_blocked, reader_unlock, sync_start, sync_end, gp_start, gp_end,
- *   fqs_blocked, tick, setscheduler
+ *                  policy_timer_new(); allocation.  Returns state, or NULL *with* @error.
+ *   reader_blocked, reader_resumed, reader_unlock, sync_start, sync_end,
+ *   gp_start, gp_end, fqs_blocked, tick, setscheduler, and a timer's
+ *   function (ptimer.h; sim->policy_hook "timer")
  *                  sched_set_boost_prio() (a priority 0..139 or PRIO_NONE, of a
  *                  task of this run), sched_wake() of the policy's own
- *                  threads, sched_switching_in(), sim_charge_*(),
+ *                  threads, sched_switching_in(), policy_timer_arm() /
+ *                  policy_timer_cancel() (a timer of this run, a CPU of
+ *                  the run, not in the past), sim_charge_*(),
  *                  sim_log_boost(), the boost_track_*() counters, reading
  *                  any task; not sched_block() (a thread's step returns a
  *                  step instead), not sim_stop().
@@ -104,6 +110,13 @@ struct boost_policy_ops {
          * the CPU (sim_charge_cpu, COST_PATH_SCHED): the cost delays
          * whatever runs next there. */
         void (*reader_blocked)(void *pol, struct task *t, enum rcu_block_reason why);
+
+        /* Scheduler path, the pair of reader_blocked (as put_prev_task and
+         * set_next_task are): @t, switched out inside its read-side critical
+         * section, is being switched in again, still inside it; @t is on its
+         * CPU (t->cpu), state running.  Called on every such switch-in.
+         * Charge to the CPU (sim_charge_cpu, COST_PATH_SCHED). */
+        void (*reader_resumed)(void *pol, struct task *t);
 
         /* Read side.  @t, running, has just executed its outermost
          * rcu_read_unlock() (nesting now 0, flip counter already dropped).
@@ -178,7 +191,7 @@ extern const struct boost_policy_ops *const policy_registry[];
  * are not the ones the engine has.  Bump it whenever struct
  * boost_policy_ops, or anything a policy may touch (engine.h and what it
  * includes), changes its layout or meaning. */
-#define RCUBOOST_POLICY_ABI 8
+#define RCUBOOST_POLICY_ABI 9
 #define RCUBOOST_POLICY(ops)                                            \
         G_MODULE_EXPORT const int rcuboost_policy_abi = RCUBOOST_POLICY_ABI; \
         G_MODULE_EXPORT const struct boost_policy_ops *rcuboost_policy = &(ops)
@@ -208,6 +221,9 @@ const char *policy_names(void);
 /* Is @key a [policy] key of any registered policy? */
 const struct policy_key *policy_any_key(const char *key);
 const struct policy_key *policy_key_find(const struct boost_policy_ops *ops, const char *key);
+/* Are @ops' keys well formed (a known type, a default that type accepts,
+ * choices for an enum)?  policy_load() refuses a module whose are not. */
+gboolean policy_keys_check(const struct boost_policy_ops *ops, GError **error);
 /* Is @name a thread some registered policy creates? */
 bool policy_any_thread(const char *name);
 

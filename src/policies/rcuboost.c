@@ -56,9 +56,9 @@ struct rcub_task {
 };
 
 static const struct policy_key rcu_boost_keys[] = {
-        { "boost_delay", POLICY_KEY_DURATION, "500ms",
-          "CONFIG_RCU_BOOST_DELAY: how long a grace period waits before its blocked readers are boosted" },
-        { NULL },
+        { .name = "boost_delay", .type = POLICY_KEY_DURATION, .default_value = "500ms",
+          .doc = "CONFIG_RCU_BOOST_DELAY: how long a grace period waits before its blocked readers are boosted" },
+        { .name = NULL },
 };
 
 static void task_init(void *state)

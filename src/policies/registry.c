@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../sim/output.h"
+#include "../sim/units.h"
 
 extern const struct boost_policy_ops none_policy_ops;
 extern const struct boost_policy_ops booster_policy_ops;
@@ -139,6 +140,13 @@ const struct boost_policy_ops *policy_load(const char *path, GError **error)
                 g_module_close(module);
                 goto out;
         }
+        if (!policy_keys_check(ops, &e)) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: %s", path, e->message);
+                g_error_free(e);
+                ops = NULL;
+                g_module_close(module);
+                goto out;
+        }
         g_mutex_unlock(&loaded_lock);
         if (policy_find(ops->name)) {
                 g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -159,6 +167,47 @@ const struct boost_policy_ops *policy_load(const char *path, GError **error)
 out:
         g_mutex_unlock(&loaded_lock);
         return ops;
+}
+
+gboolean policy_keys_check(const struct boost_policy_ops *ops, GError **error)
+{
+        for (const struct policy_key *k = ops->keys; k && k->name; k++) {
+                GError *e = NULL;
+                gboolean ok;
+                int64_t i;
+                gboolean b;
+                int c;
+                struct sched_spec sp;
+
+                switch (k->type) {
+                case POLICY_KEY_DURATION: ok = units_parse_duration(k->default_value, &i, &e); break;
+                case POLICY_KEY_INT: ok = units_parse_int(k->default_value, INT64_MIN, INT64_MAX, &i, &e); break;
+                case POLICY_KEY_SCHED: ok = units_parse_sched(k->default_value, &sp, &e); break;
+                case POLICY_KEY_BOOL: ok = units_parse_bool(k->default_value, &b, &e); break;
+                case POLICY_KEY_ENUM:
+                        if (!k->choices || !*k->choices) {
+                                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                            "policy %s: key '%s' is POLICY_KEY_ENUM without .choices", ops->name,
+                                            k->name);
+                                return FALSE;
+                        }
+                        ok = units_parse_choice(k->default_value, k->choices, &c, &e);
+                        break;
+                default:
+                        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                    "policy %s: key '%s' has type %d, not a POLICY_KEY_*", ops->name, k->name,
+                                    (int)k->type);
+                        return FALSE;
+                }
+                if (!ok) {
+                        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                    "policy %s: key '%s' has a default its type refuses: %s", ops->name, k->name,
+                                    e ? e->message : "no default");
+                        g_clear_error(&e);
+                        return FALSE;
+                }
+        }
+        return TRUE;
 }
 
 /* Every policy known now: the built-ins, then the modules loaded so far. */

@@ -64,9 +64,11 @@ struct rostedt_policy {
 };
 
 static const struct policy_key rostedt_keys[] = {
-        { "krcupreemptd_prio", POLICY_KEY_SCHED, "fifo:1", "scheduling of krcupreemptd, which calls synchronize_rcu() periodically" },
-        { "krcupreemptd_period", POLICY_KEY_DURATION, "3s", "how long krcupreemptd sleeps between calls (rcu_preempt_thread_secs * HZ)" },
-        { NULL },
+        { .name = "krcupreemptd_prio", .type = POLICY_KEY_SCHED, .default_value = "fifo:1",
+          .doc = "scheduling of krcupreemptd, which calls synchronize_rcu() periodically" },
+        { .name = "krcupreemptd_period", .type = POLICY_KEY_DURATION, .default_value = "3s",
+          .doc = "how long krcupreemptd sleeps between calls (rcu_preempt_thread_secs * HZ)" },
+        { .name = NULL },
 };
 
 static void rt_init(void *state)

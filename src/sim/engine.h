@@ -17,6 +17,7 @@
 #include "kernel.h"
 #include "mutex.h"
 #include "oracle.h"
+#include "ptimer.h"
 #include "output.h"
 #include "rcu.h"
 #include "report.h"
@@ -60,6 +61,7 @@ struct sim {
 
         const struct boost_policy_ops *policy;
         void *pol;
+        GPtrArray *ptimers;             /* struct ptimer *: the policy's timers (ptimer.h) */
 
         /* scheduler state shared by all CPUs */
         int *resched;                   /* CPUs marked by sched_resched() */

@@ -539,6 +539,12 @@ static gboolean check_policy_value(struct scenario *sc, const char *group, const
         case POLICY_KEY_BOOL:
                 ok = units_parse_bool(value, &b, &e);
                 break;
+        case POLICY_KEY_ENUM: {
+                int index;
+
+                ok = units_parse_choice(value, pk->choices, &index, &e);
+                break;
+        }
         }
         return ok || invalid_from(sc, error, group, key, e);
 }
@@ -1137,7 +1143,7 @@ char *policy_param_raw(const struct policy_params *p, const char *key, char **wh
         return g_strdup(pk->default_value);
 }
 
-/* The four typed getters differ only in the parser: one body, via a macro
+/* The typed getters differ only in the parser: one body, via a macro
  * that captures the parser call (the int parser takes a range). */
 static gboolean param_located(const struct policy_params *p, const char *key, char **value,
                               char **where)
@@ -1196,4 +1202,11 @@ gboolean policy_param_sched(const struct policy_params *p, const char *key, stru
 gboolean policy_param_bool(const struct policy_params *p, const char *key, gboolean *out, GError **error)
 {
         return PARAM_GETTER(p, key, error, units_parse_bool(v, out, &e_));
+}
+
+gboolean policy_param_enum(const struct policy_params *p, const char *key, int *out, GError **error)
+{
+        const struct policy_key *pk = policy_key_find(p->ops, key);
+
+        return PARAM_GETTER(p, key, error, units_parse_choice(v, pk ? pk->choices : NULL, out, &e_));
 }

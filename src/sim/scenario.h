@@ -187,5 +187,7 @@ gboolean policy_param_int(const struct policy_params *p, const char *key, int64_
 gboolean policy_param_sched(const struct policy_params *p, const char *key, struct sched_spec *out,
                             GError **error);
 gboolean policy_param_bool(const struct policy_params *p, const char *key, gboolean *out, GError **error);
+/* A POLICY_KEY_ENUM key: the index of its value in the key's choices. */
+gboolean policy_param_enum(const struct policy_params *p, const char *key, int *out, GError **error);
 
 #endif

@@ -463,6 +463,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         sim->interrupt = opts ? opts->interrupt : NULL;
         sim->out_lock = -1;
         sim->warnings = g_ptr_array_new_with_free_func(g_free);
+        sim->ptimers = g_ptr_array_new_with_free_func(g_free);
         sim->params_in_effect = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         sim->ncpus = sc->ncpus;
         sim->end_ns = sc->duration_ns;
@@ -579,6 +580,7 @@ void sim_free(struct sim *sim)
                 return;
         if (sim->pol && sim->policy->destroy)
                 sim->policy->destroy(sim->pol);
+        ptimer_free_all(sim);
         outfile_abort(sim->memory_out);
         outfile_abort(sim->gp_out);
         outfile_abort(sim->boost_out);

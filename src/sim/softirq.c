@@ -14,6 +14,7 @@ static struct step timer_thread_step(struct sim *sim, struct task *self)
         while ((t = g_queue_pop_head(&sc->expired)))
                 if (t->state == TASK_SLEEPING)
                         sched_wake(sim, t);
+        ptimer_run_expired(sim, self, (int)(sc - sim->softirq));
         return (struct step){ STEP_WAIT, 0 };
 }
 
@@ -89,6 +90,7 @@ void softirq_start(struct sim *sim)
                 cpumask_clear(&only);
                 cpumask_set(&only, c);
                 g_queue_init(&sim->softirq[c].expired);
+                g_queue_init(&sim->softirq[c].timers);
                 sim->softirq[c].thread = sim_kthread_create(sim, name, &sim->env.timer_thread, &only,
                                                             timer_thread_step, &sim->softirq[c], false);
         }
@@ -102,6 +104,7 @@ void softirq_finish(struct sim *sim)
         sim->nirqs = 0;
         if (!sim->softirq)
                 return;
+        /* .timers' links are the timers' own (ptimer_free_all()). */
         for (int c = 0; c < sim->ncpus; c++)
                 g_queue_clear(&sim->softirq[c].expired);
         g_clear_pointer(&sim->softirq, g_free);

@@ -42,6 +42,7 @@ struct irq_spec;
 struct softirq_cpu {
         struct task *thread;            /* sirq-timer/N */
         GQueue expired;                 /* struct task *: timeouts to run */
+        GQueue timers;                  /* struct ptimer *: a policy's timers to run (ptimer.h) */
 };
 
 struct irq_thread {

@@ -184,6 +184,20 @@ struct step task_program_step(struct sim *sim, struct task *t)
 
 /* ---- the engine side: running steps ---- */
 
+/* A boost the policy never dropped would outlive its task (a policy that
+ * needs time to drop it holds the task in TASK_EXITING: task_exit). */
+static void exit_check_unboosted(struct sim *sim, struct task *t)
+{
+        const char *saved = sim->policy_hook;
+
+        if (t->boost_prio == PRIO_NONE)
+                return;
+        sim->policy_hook = "task_exit";
+        sim_policy_breach(sim, "%s exits with the boost to priority %d still set: a boost the policy never "
+                          "dropped (sched_set_boost_prio(t, PRIO_NONE, ...))", t->name, t->boost_prio);
+        sim->policy_hook = saved;
+}
+
 static void task_exit(struct sim *sim, struct task *t)
 {
         if (sim->policy->task_exit) {
@@ -198,6 +212,7 @@ static void task_exit(struct sim *sim, struct task *t)
                         return;
                 }
         }
+        exit_check_unboosted(sim, t);
         sim->exited++;
         sched_block(sim, t, TASK_EXITED);
 }
@@ -205,6 +220,7 @@ static void task_exit(struct sim *sim, struct task *t)
 void sim_task_exit_release(struct sim *sim, struct task *t)
 {
         g_return_if_fail(t->state == TASK_EXITING);
+        exit_check_unboosted(sim, t);
         t->state = TASK_EXITED;
         sim->exited++;
 }

@@ -154,6 +154,19 @@ gboolean units_parse_bool(const char *s, gboolean *out, GError **error)
         return TRUE;
 }
 
+gboolean units_parse_choice(const char *s, const char *choices, int *out, GError **error)
+{
+        g_auto(GStrv) each = g_strsplit(choices ? choices : "", "|", -1);
+        g_autofree char *listed = g_strjoinv(", ", each);
+
+        for (int i = 0; each[i]; i++)
+                if (s && each[i][0] && !strcmp(s, each[i])) {
+                        *out = i;
+                        return TRUE;
+                }
+        return fail(error, "'%s' is not one of %s", s ? s : "", listed);
+}
+
 gboolean units_parse_sched(const char *s, struct sched_spec *out, GError **error)
 {
         static const char expect[] = "fifo:1..99, rr:1..99 or normal:-20..19";

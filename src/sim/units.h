@@ -71,6 +71,8 @@ gboolean units_parse_double(const char *s, double min, double max, double *out, 
 /* An integer in [min, max]. */
 gboolean units_parse_int(const char *s, int64_t min, int64_t max, int64_t *out, GError **error);
 gboolean units_parse_bool(const char *s, gboolean *out, GError **error);
+/* @s is one of @choices ('|'-separated, "timer|kthread"): its index in @out. */
+gboolean units_parse_choice(const char *s, const char *choices, int *out, GError **error);
 gboolean units_parse_sched(const char *s, struct sched_spec *out, GError **error);
 /* Affinity list; CPUs must be below @ncpus. */
 gboolean units_parse_affinity(const char *s, int ncpus, struct cpumask *out, GError **error);

@@ -16,8 +16,13 @@
 /* A key of its own, as a researcher's policy has: set in [policy:NAME],
  * [policy] or --set like a built-in policy's. */
 static const struct policy_key breach_keys[] = {
-        { "grace", POLICY_KEY_DURATION, "1ms", "how long a reader may stay preempted (read, not used)" },
-        { NULL, 0, NULL, NULL },
+        { .name = "grace", .type = POLICY_KEY_DURATION, .default_value = "1ms",
+          .doc = "how long a reader may stay preempted (read, not used)" },
+#ifdef BREACH_BAD_ENUM
+        { .name = "mode", .type = POLICY_KEY_ENUM, .default_value = "sometimes", .choices = "timer|kthread",
+          .doc = "a default that is not one of its choices" },
+#endif
+        { .name = NULL },
 };
 
 static void *create_breach(struct sim *sim, const struct policy_params *params, GError **error)
@@ -41,6 +46,16 @@ static void *create_breach(struct sim *sim, const struct policy_params *params, 
 #endif
 }
 
+#ifdef BREACH_TIMER_PAST
+static void timer_fn(struct sim *sim, void *data, struct task *thread, int cpu)
+{
+        (void)sim;
+        (void)data;
+        (void)thread;
+        (void)cpu;
+}
+#endif
+
 static void reader_blocked_breach(void *pol, struct task *t, enum rcu_block_reason why)
 {
         (void)why;
@@ -48,6 +63,16 @@ static void reader_blocked_breach(void *pol, struct task *t, enum rcu_block_reas
         sched_set_boost_prio(pol, t, BREACH_PRIO, BOOST_SETPRIO);
 #elif defined(BREACH_BLOCK)
         sched_block(pol, t, TASK_WAITING);
+#elif defined(BREACH_NEVER_UNBOOST)
+        /* a boost kept past the reader's end: caught when the reader exits */
+        sched_set_boost_prio(pol, t, 90, BOOST_SETPRIO);
+#elif defined(BREACH_TIMER_PAST)
+        {
+                struct sim *sim = pol;
+
+                policy_timer_arm(sim, policy_timer_new(sim, PTIMER_HARDIRQ, timer_fn, NULL), t->cpu,
+                                 sim->now - 1);
+        }
 #else
         (void)pol;
         (void)t;
