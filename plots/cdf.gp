@@ -9,6 +9,8 @@
 #              point per histogram bin edge, the last at the maximum with 1/N
 #   what       what it measures, for the title
 #   unit, scale   x axis unit and nanoseconds per unit ("ms", 1e6)
+#   nopoints   set when no listed policy has a sample above 0 (every one is 0 ns,
+#              which a log axis has no place for): fixed ranges instead of none
 #   extra      more plot elements (", FILE using ..."), or "" -- compare adds
 #              the grace periods still pending at the end, which never
 #              complete and so are not in the distribution
@@ -26,6 +28,7 @@ set key top right box opaque   # tails run from top left to bottom right: that c
 set yrange [*:1.5]
 # a policy whose whole distribution is the shortest bin stays off the border
 set offsets graph 0.04, graph 0.02, 0, 0
+if (exists("nopoints")) { set xrange [0.001:1]; set yrange [0.01:1.5] }
 plot for [i=1:words(policies)] datadir.'/'.word(policies, i).'/tail-'.stem.'.dat' \
          every ::1 using ($1/scale):2 with linespoints lw 2 pt 7 ps 0.5 lc rgb word(colours, i) \
          title word(titles, i) @extra

@@ -20,7 +20,6 @@
  *     rcuboost check --policies ./libdeadline.so deadline.scn
  */
 #include <rcuboost/policies/policy.h>
-#include <rcuboost/policies/boost_stats.h>
 #include <rcuboost/sim/engine.h>
 
 enum { TIMER_HARDIRQ, TIMER_SOFTIRQ };  /* the order of the `timer` key's choices */
@@ -30,7 +29,6 @@ struct deadline {
         int64_t grace_ns;
         int boost_prio;
         enum ptimer_context timer_context;
-        struct boost_stats stats;
         int64_t timers_armed, timers_cancelled, deadlines_missed;
 };
 
@@ -39,7 +37,7 @@ struct deadline_task {
         struct deadline *p;
         struct task *t;
         struct ptimer *timer;
-        struct boost_track tr;
+        bool boosted;           /* by us, in this critical section */
 };
 
 static const struct policy_key deadline_keys[] = {
@@ -51,11 +49,6 @@ static const struct policy_key deadline_keys[] = {
           .doc = "where the deadline fires: an hrtimer in hard irq context, or the timer softirq thread" },
         { .name = NULL },
 };
-
-static void track_init(void *state)
-{
-        boost_track_init(&((struct deadline_task *)state)->tr);
-}
 
 static void *create_deadline(struct sim *sim, const struct policy_params *params, GError **error)
 {
@@ -78,7 +71,6 @@ static void *create_deadline(struct sim *sim, const struct policy_params *params
         p->grace_ns = grace;
         p->boost_prio = sched_spec_prio(&prio);
         p->timer_context = timer == TIMER_SOFTIRQ ? PTIMER_SOFTIRQ : PTIMER_HARDIRQ;
-        boost_stats_init(&p->stats);
         return p;
 }
 
@@ -89,7 +81,6 @@ static void deadline_expired(struct sim *sim, void *data, struct task *thread, i
         struct deadline_task *dt = data;
         struct deadline *p = dt->p;
         struct task *t = dt->t;
-        int old = t->prio;
 
         if (thread)
                 sim_charge_task(sim, thread, COST_PRIO_CHANGE, 1, COST_PATH_BOOSTER);
@@ -98,13 +89,14 @@ static void deadline_expired(struct sim *sim, void *data, struct task *thread, i
         if (t->prio <= p->boost_prio)
                 return;         /* already at least that urgent */
         p->deadlines_missed++;
+        /* the engine counts it (readers_boosted, boost_delay) and logs it in boost.csv */
         sched_set_boost_prio(sim, t, p->boost_prio, BOOST_ADJUST_PI);
-        boost_track_boosted(&p->stats, &dt->tr, sim, t, old);   /* counts it, logs it in boost.csv */
+        dt->boosted = true;
 }
 
 static struct deadline_task *task_state(struct deadline *p, struct task *t)
 {
-        struct deadline_task *dt = policy_task_state(t, sizeof(*dt), track_init);
+        struct deadline_task *dt = policy_task_state(t, sizeof(*dt), NULL);
 
         if (!dt->timer) {
                 dt->p = p;
@@ -121,8 +113,8 @@ static void reader_blocked_deadline(void *pol, struct task *t, enum rcu_block_re
         struct deadline *p = pol;
         struct deadline_task *dt = task_state(p, t);
 
-        boost_track_blocked(&p->stats, &dt->tr, p->sim, why);
-        if (boost_track_is_boosted(&dt->tr) || policy_timer_pending(dt->timer))
+        (void)why;
+        if (dt->boosted || policy_timer_pending(dt->timer))
                 return;
         sim_charge_cpu(p->sim, t->cpu, COST_LOCK, 1, COST_PATH_SCHED);  /* the timer base's lock */
         policy_timer_arm(p->sim, dt->timer, t->cpu, p->sim->now + p->grace_ns);
@@ -146,23 +138,20 @@ static void reader_unlock_deadline(void *pol, struct task *t)
 {
         struct deadline *p = pol;
         struct deadline_task *dt = task_state(p, t);
-        int old = t->prio;
 
-        boost_track_cs_end(&p->stats, &dt->tr, p->sim);
         if (policy_timer_cancel(p->sim, dt->timer))
                 p->timers_cancelled++;
-        if (!boost_track_is_boosted(&dt->tr))
+        if (!dt->boosted)
                 return;
         sim_charge_task(p->sim, t, COST_PRIO_CHANGE, 1, COST_PATH_READ);
         sched_set_boost_prio(p->sim, t, PRIO_NONE, BOOST_ADJUST_PI);
-        boost_track_unboosted(&p->stats, &dt->tr, p->sim, t, old);
+        dt->boosted = false;
 }
 
 static void report_deadline(void *pol, struct report *r)
 {
         struct deadline *p = pol;
 
-        boost_stats_report(&p->stats, p->sim, NULL, r);
         report_int(r, "policy_stats.timers_armed", p->timers_armed);
         report_int(r, "policy_stats.timers_cancelled", p->timers_cancelled);
         report_int(r, "policy_stats.deadlines_missed", p->deadlines_missed);
@@ -170,10 +159,7 @@ static void report_deadline(void *pol, struct report *r)
 
 static void destroy_deadline(void *pol)
 {
-        struct deadline *p = pol;
-
-        boost_stats_finish(&p->stats);
-        g_free(p);
+        g_free(pol);
 }
 
 static const struct boost_policy_ops deadline_policy_ops = {

@@ -1028,7 +1028,7 @@ static gint by_lo(gconstpointer a, gconstpointer b)
  * both edges of every bin, the last at the maximum with 1/N, so that the
  * slowest sample shows on a log axis.  *samples gets N. */
 static gboolean prepare_tail(const struct policy_runs *pr, const char *dir, const char *const *metrics, const char *stem,
-                             double *samples)
+                             double *samples, double *zeros)
 {
         g_autoptr(GArray) rows = g_array_new(FALSE, FALSE, sizeof(struct bin));
         g_autofree char *name = g_strdup_printf("tail-%s.dat", stem);
@@ -1055,6 +1055,8 @@ static gboolean prepare_tail(const struct policy_runs *pr, const char *dir, cons
                         b.hi = g_ascii_strtod(f[2], NULL);
                         b.n = g_ascii_strtod(f[3], NULL);
                         total += b.n;
+                        if (b.hi <= 0)
+                                *zeros += b.n;  /* 0 ns: no place on a log axis */
                         g_array_append_val(rows, b);
                 }
         }
@@ -1233,25 +1235,29 @@ static void draw_tail(struct plotter *pl, struct policy_runs *prs, int np, const
 {
         g_autoptr(GPtrArray) titles = g_ptr_array_new_with_free_func(g_free);
         GString *vars = g_string_new(NULL);
-        int some[np], nsome = 0;
+        int some[np], nsome = 0, nzero = 0;
         char num[64];
 
         /* Only the policies that measured something are in the plot and its key. */
         for (int p = 0; p < np; p++) {
-                double samples = 0;
+                double samples = 0, zeros = 0;
                 int runs = 0;
 
                 for (int i = 0; i < prs[p].n; i++)
                         runs += ts->count >= 0 ? prs[p].runs[i].counts[ts->count] > 0
                                                : g_hash_table_contains(prs[p].runs[i].rt_max_ns, ts->cls);
-                if (!runs || !prepare_tail(&prs[p], pl->dir, ts->metrics, ts->stem, &samples))
+                if (!runs || !prepare_tail(&prs[p], pl->dir, ts->metrics, ts->stem, &samples, &zeros))
                         continue;
                 g_autofree char *same = same_curve(pl->dir, prs, some, nsome, p, ts->stem);
+                g_autofree char *zero_note = zeros <= 0 ? g_strdup("")
+                        : zeros >= samples ? g_strdup(", all 0: no point on a log axis")
+                        : g_strdup_printf(", %.0f of them 0: left of the axis", zeros);
 
                 some[nsome++] = p;
-                g_ptr_array_add(titles, g_strdup_printf("%s (%.0f samples, %d run%s)%s%s", prs[p].title, samples, runs,
-                                                        runs == 1 ? "" : "s", same ? ": the same as " : "",
-                                                        same ? same : ""));
+                nzero += zeros >= samples;
+                g_ptr_array_add(titles, g_strdup_printf("%s (%.0f samples%s, %d run%s)%s%s", prs[p].title, samples,
+                                                        zero_note, runs, runs == 1 ? "" : "s",
+                                                        same ? ": the same as " : "", same ? same : ""));
         }
         if (nsome == 0) {               /* e.g. no synchronize_rcu() in this scenario */
                 g_string_free(vars, TRUE);
@@ -1262,6 +1268,8 @@ static void draw_tail(struct plotter *pl, struct policy_runs *prs, int np, const
         cli_gnuplot_var(vars, "unit", ts->unit);
         g_snprintf(num, sizeof(num), "scale=%g; ", ts->scale);
         g_string_append(vars, num);
+        if (nzero == nsome && !ts->pending)
+                g_string_append(vars, "nopoints=1; ");
         if (ts->pending) {
                 g_autofree char *pending = g_build_filename(pl->dir, "pending-gp.csv", NULL);
 

@@ -20,7 +20,6 @@
 #include "policy.h"
 
 #include "aging.h"
-#include "boost_stats.h"
 
 enum booster_state {
         BOOSTER_IDLE,
@@ -30,14 +29,12 @@ enum booster_state {
 
 struct booster_task {
         struct aging_link al;
-        struct boost_track tr;
         enum booster_state state;
 };
 
 struct booster_policy {
         struct sim *sim;
         struct aging aging;
-        struct boost_stats stats;
 };
 
 static const struct policy_key booster_keys[] = {
@@ -56,7 +53,6 @@ static void bt_init(void *state)
 {
         struct booster_task *bt = state;
 
-        boost_track_init(&bt->tr);
         bt->state = BOOSTER_IDLE;
 }
 
@@ -78,16 +74,9 @@ static int boost_prio(const struct booster_policy *p)
 
 static void apply_boost(struct booster_policy *p, struct task *t, struct booster_task *bt)
 {
-        int old = t->prio;
-
         sim_charge_task(p->sim, p->aging.booster, COST_PRIO_CHANGE, 1, COST_PATH_BOOSTER);
         sched_set_boost_prio(p->sim, t, boost_prio(p), p->aging.chain);
-        if (bt->state == BOOSTER_BLOCKED) {
-                bt->state = BOOSTER_BOOSTED;
-                boost_track_boosted(&p->stats, &bt->tr, p->sim, t, old);
-        } else if (t->prio != old) {
-                sim_log_boost(p->sim, t, "reboost", old);
-        }
+        bt->state = BOOSTER_BOOSTED;
 }
 
 /* aging_ops.boost: the booster took @t off element @e (lock held). */
@@ -118,7 +107,6 @@ static void *create_booster(struct sim *sim, const struct policy_params *params,
                 g_free(p);
                 return NULL;
         }
-        boost_stats_init(&p->stats);
         return p;
 }
 
@@ -128,7 +116,7 @@ static void reader_blocked_booster(void *pol, struct task *t, enum rcu_block_rea
         struct booster_task *bt = bt_of(t);
         struct aging_elem *e;
 
-        boost_track_blocked(&p->stats, &bt->tr, p->sim, why);
+        (void)why;
         /* rcu_preempt_boost() takes the element's lock on every schedule()
          * with nesting > 0, before it looks at the state. */
         sim_charge_cpu(p->sim, t->cpu, COST_LOCK, 1, COST_PATH_SCHED);
@@ -145,18 +133,14 @@ static void reader_unlock_booster(void *pol, struct task *t)
         struct booster_policy *p = pol;
         struct booster_task *bt = bt_of(t);
 
-        boost_track_cs_end(&p->stats, &bt->tr, p->sim);
         if (bt->state == BOOSTER_IDLE)
                 return;         /* the fast path: one check */
         sim_charge_task(p->sim, t, COST_LOCK, 1, COST_PATH_READ);
         sim_charge_task(p->sim, t, COST_LIST_OP, 1, COST_PATH_READ);
         aging_link_del(&bt->al);
         if (bt->state == BOOSTER_BOOSTED) {
-                int old = t->prio;
-
                 sim_charge_task(p->sim, t, COST_PRIO_CHANGE, 1, COST_PATH_READ);
                 sched_set_boost_prio(p->sim, t, PRIO_NONE, p->aging.chain);
-                boost_track_unboosted(&p->stats, &bt->tr, p->sim, t, old);
         }
         bt->state = BOOSTER_IDLE;
 }
@@ -190,7 +174,6 @@ static void report_booster(void *pol, struct report *r)
 {
         struct booster_policy *p = pol;
 
-        boost_stats_report(&p->stats, p->sim, p->aging.booster, r);
         report_int(r, "policy_stats.booster_passes", p->aging.passes);
 }
 
@@ -199,7 +182,6 @@ static void destroy_booster(void *pol)
         struct booster_policy *p = pol;
 
         aging_finish(&p->aging);
-        boost_stats_finish(&p->stats);
         g_free(p);
 }
 

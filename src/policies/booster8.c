@@ -39,7 +39,6 @@
 #include "policy.h"
 
 #include "aging.h"
-#include "boost_stats.h"
 
 enum b8_state {
         B8_IDLE,
@@ -70,7 +69,6 @@ static const struct { enum b8_state from, to; } b8_transitions[] = {
 
 struct b8_task {
         struct aging_link al;
-        struct boost_track tr;
         enum b8_state state;
         int64_t exit_wait_since;
 };
@@ -81,7 +79,6 @@ struct b8_task {
 struct b8_policy {
         struct sim *sim;
         struct aging aging;
-        struct boost_stats stats;
         int64_t transitions[B8_NSTATES][B8_NSTATES];
         int64_t failed_cmpxchg;
         int64_t exits_held;
@@ -104,7 +101,6 @@ static void b8_init(void *state)
 {
         struct b8_task *bt = state;
 
-        boost_track_init(&bt->tr);
         bt->state = B8_IDLE;
 }
 
@@ -149,24 +145,17 @@ static void queue_blocked(struct b8_policy *p, struct task *t, struct b8_task *b
 static void set_boost(struct b8_policy *p, struct task *t, struct b8_task *bt, struct task *payer,
                       enum cost_path path)
 {
-        int old = t->prio;
-
+        (void)bt;
         sim_charge_task(p->sim, payer, COST_PRIO_CHANGE, 1, path);
         sched_set_boost_prio(p->sim, t, B8_BOOST_PRIO, p->aging.chain);
-        if (!boost_track_is_boosted(&bt->tr))
-                boost_track_boosted(&p->stats, &bt->tr, p->sim, t, old);
-        else if (t->prio != old)
-                sim_log_boost(p->sim, t, "reboost", old);
 }
 
 static void drop_boost(struct b8_policy *p, struct task *t, struct b8_task *bt, struct task *payer,
                        enum cost_path path)
 {
-        int old = t->prio;
-
+        (void)bt;
         sim_charge_task(p->sim, payer, COST_PRIO_CHANGE, 1, path);
         sched_set_boost_prio(p->sim, t, PRIO_NONE, p->aging.chain);
-        boost_track_unboosted(&p->stats, &bt->tr, p->sim, t, old);
 }
 
 /* aging_ops.boost: BLOCKED -> BOOSTING and rcu_boost_prio(), the element's
@@ -240,7 +229,6 @@ static void *create_b8(struct sim *sim, const struct policy_params *params, GErr
                 g_free(p);
                 return NULL;
         }
-        boost_stats_init(&p->stats);
         latency_stat_init(&p->exit_wait);
         return p;
 }
@@ -250,7 +238,7 @@ static void reader_blocked_b8(void *pol, struct task *t, enum rcu_block_reason w
         struct b8_policy *p = pol;
         struct b8_task *bt = b8_of(t);
 
-        boost_track_blocked(&p->stats, &bt->tr, p->sim, why);
+        (void)why;
         switch (bt->state) {
         case B8_IDLE:
                 cas_cpu(p, bt, B8_BLOCKED, t->cpu);
@@ -272,7 +260,6 @@ static void reader_unlock_b8(void *pol, struct task *t)
         struct b8_task *bt = b8_of(t);
         enum b8_state was = bt->state;
 
-        boost_track_cs_end(&p->stats, &bt->tr, p->sim);
         if (was == B8_IDLE)
                 return;
         cas_task(p, bt, (enum b8_state)(was & ~3), t, COST_PATH_READ);
@@ -336,7 +323,6 @@ static void report_b8(void *pol, struct report *r)
         struct b8_policy *p = pol;
         char key[96];
 
-        boost_stats_report(&p->stats, p->sim, p->aging.booster, r);
         report_int(r, "policy_stats.booster_passes", p->aging.passes);
         report_int(r, "policy_stats.failed_cmpxchg", p->failed_cmpxchg);
         report_int(r, "policy_stats.exits_held", p->exits_held);
@@ -354,7 +340,6 @@ static void destroy_b8(void *pol)
         struct b8_policy *p = pol;
 
         aging_finish(&p->aging);
-        boost_stats_finish(&p->stats);
         latency_stat_finish(&p->exit_wait);
         g_free(p);
 }

@@ -40,7 +40,6 @@
 #include "policy.h"
 
 #include "aging.h"          /* aging_check_param(): the same two keys */
-#include "boost_stats.h"
 #include "../sim/engine.h"
 
 /* PREEMPT_RCU_BOOST_PRIO in the patch: MAX_USER_RT_PRIO, kernel priority 100. */
@@ -54,7 +53,6 @@ struct pi_task {
         bool boosted;           /* the scheduler path boosted it in this section */
         GList link;             /* in the booster's queue; data = task */
         bool queued;
-        struct boost_track tr;
 };
 
 enum pi_phase {
@@ -69,7 +67,7 @@ struct pi_policy {
         GQueue queue;           /* readers holding their lock, oldest first */
         enum pi_phase phase;
         struct task *target;    /* reader whose lock the booster waits for */
-        struct boost_stats stats;
+        struct latency_stat inherit_delay;     /* first switch-out -> the booster's priority lent */
         int64_t handoffs;
         int64_t max_queue;
         int64_t acquire_contended;
@@ -94,7 +92,6 @@ static struct pi_task *pt_of(struct task *t)
 
                 mutex_init(&pt->lock, -1, name);
                 pt->link.data = t;
-                boost_track_init(&pt->tr);
                 pt->lock_ready = true;
         }
         return pt;
@@ -154,8 +151,8 @@ static struct step booster_step_pi(struct sim *sim, struct task *self)
                         if (mutex_lock(sim, &pt->lock, self))
                                 break;  /* released already (cannot happen while queued) */
                         /* The boost that counts: the booster's, by inheritance. */
-                        if (r->prio != old)
-                                boost_track_boosted(&p->stats, &pt->tr, sim, r, old);
+                        if (r->prio != old && boosts_blocked_since(r) >= 0)
+                                latency_stat_add(&p->inherit_delay, sim->now - boosts_blocked_since(r));
                         return (struct step){ STEP_BLOCK_MUTEX, 0 };
                 }
                 }
@@ -181,7 +178,7 @@ static void *create_pi(struct sim *sim, const struct policy_params *params, GErr
         p->sim = sim;
         p->period_ns = period;
         g_queue_init(&p->queue);
-        boost_stats_init(&p->stats);
+        latency_stat_init(&p->inherit_delay);
         cpumask_fill(&all, sim->ncpus);
         p->booster = sim_kthread_create(sim, "rcu_booster", &sched, &all, booster_step_pi, p, true);
         return p;
@@ -193,9 +190,9 @@ static void reader_blocked_pi(void *pol, struct task *t, enum rcu_block_reason w
 {
         struct pi_policy *p = pol;
         struct pi_task *pt = pt_of(t);
-        int old = t->prio;
+        bool first = boosts_first_switch_out(t);
 
-        bool first = boost_track_blocked(&p->stats, &pt->tr, p->sim, why);
+        (void)why;
 
         if (pt->boosted)
                 return;
@@ -209,7 +206,6 @@ static void reader_blocked_pi(void *pol, struct task *t, enum rcu_block_reason w
         sched_set_boost_prio(p->sim, t, PI_BOOST_PRIO, BOOST_SETPRIO);
         pt->boosted = true;
         p->sched_path_boosts++;
-        sim_log_boost(p->sim, t, "setprio", old);
         sim_charge_cpu(p->sim, t->cpu, COST_ATOMIC, 1, COST_PATH_SCHED);
         if (!mutex_trylock(p->sim, &pt->lock, t)) {
                 /* Held by the booster, handed it at this task's last unlock. */
@@ -226,9 +222,6 @@ static void reader_unlock_pi(void *pol, struct task *t)
 {
         struct pi_policy *p = pol;
         struct pi_task *pt = pt_of(t);
-        int old = t->prio;
-
-        boost_track_cs_end(&p->stats, &pt->tr, p->sim);
         pt->acquiring = false;
         if (!pt->boosted && !pt->owns)
                 return;         /* the fast path */
@@ -250,10 +243,6 @@ static void reader_unlock_pi(void *pol, struct task *t)
                 mutex_unlock(p->sim, &pt->lock, t);
                 pt->owns = false;
         }
-        if (boost_track_is_boosted(&pt->tr))
-                boost_track_unboosted(&p->stats, &pt->tr, p->sim, t, old);
-        else if (t->prio != old)
-                sim_log_boost(p->sim, t, "unboost", old);
 }
 
 /* The booster's priority is anything (it lends it, whatever it is);
@@ -294,7 +283,7 @@ static void report_pi(void *pol, struct report *r)
 {
         struct pi_policy *p = pol;
 
-        boost_stats_report(&p->stats, p->sim, p->booster, r);
+        report_latency(r, "policy_stats.inherit_delay", &p->inherit_delay);
         report_int(r, "policy_stats.handoffs", p->handoffs);
         report_int(r, "policy_stats.max_queued", p->max_queue);
         report_int(r, "policy_stats.acquire_contended", p->acquire_contended);
@@ -312,7 +301,7 @@ static void destroy_pi(void *pol)
                 if (pt && pt->lock_ready)
                         mutex_finish(&pt->lock);
         }
-        boost_stats_finish(&p->stats);
+        latency_stat_finish(&p->inherit_delay);
         g_free(p);
 }
 

@@ -73,7 +73,7 @@ struct policy_key {
  *                  threads, sched_switching_in(), policy_timer_arm() /
  *                  policy_timer_cancel() (a timer of this run, a CPU of
  *                  the run, not in the past), sim_charge_*(),
- *                  sim_log_boost(), the boost_track_*() counters, reading
+ *                  sim_log_boost(), boosts_*() (boosts.h), reading
  *                  any task; not sched_block() (a thread's step returns a
  *                  step instead), not sim_stop().
  *   task_exit      as above, and the answer: true, or false and a later

@@ -24,7 +24,6 @@
  */
 #include "policy.h"
 
-#include "boost_stats.h"
 #include "../sim/engine.h"
 #include "../sim/tree.h"
 
@@ -45,13 +44,11 @@ struct rcu_boost_policy {
         int64_t boost_delay_jiffies;
         int nleaves;
         struct rcub *leaves;
-        struct boost_stats stats;
         int64_t initiated;              /* rcu_initiate_boost() that set ->boost_tasks */
         int64_t yields;
 };
 
 struct rcub_task {
-        struct boost_track tr;
         struct rcub *owner_of;          /* whose boost_mtx it holds */
 };
 
@@ -61,14 +58,9 @@ static const struct policy_key rcu_boost_keys[] = {
         { .name = NULL },
 };
 
-static void task_init(void *state)
-{
-        boost_track_init(&((struct rcub_task *)state)->tr);
-}
-
 static struct rcub_task *rt_of(struct task *t)
 {
-        return policy_task_state(t, sizeof(struct rcub_task), task_init);
+        return policy_task_state(t, sizeof(struct rcub_task), NULL);
 }
 
 static int64_t jiffies(const struct sim *sim)
@@ -106,7 +98,6 @@ static struct step rcub_step(struct sim *sim, struct task *self)
 
                 struct task *t = rnp->boost_tasks->data;
                 struct rcub_task *st = rt_of(t);
-                int old = t->prio;
 
                 sim_charge_task(sim, self, COST_LOCK, 1, COST_PATH_BOOSTER);
                 mutex_init_proxy_locked(&b->boost_mtx, t);
@@ -116,8 +107,6 @@ static struct step rcub_step(struct sim *sim, struct task *self)
                 if (mutex_lock(sim, &b->boost_mtx, self))
                         continue;       /* cannot happen: t owns it */
                 sim_charge_task(sim, self, COST_PRIO_CHANGE, 1, COST_PATH_BOOSTER);
-                if (t->prio != old)
-                        boost_track_boosted(&b->p->stats, &st->tr, sim, t, old);
                 return (struct step){ STEP_BLOCK_MUTEX, 0 };
         }
 }
@@ -140,7 +129,6 @@ static void *create_rcu_boost(struct sim *sim, const struct policy_params *param
         /* RCU_BOOST_DELAY_JIFFIES = msecs_to_jiffies(), rounding up. */
         p->boost_delay_jiffies = (delay + sim->tick_ns - 1) / sim->tick_ns;
         sim_note_jiffies(sim, "boost_delay", delay, true);
-        boost_stats_init(&p->stats);
         p->nleaves = rcu_tree_nleaves(sim);
         p->leaves = g_new0(struct rcub, p->nleaves);
         for (int i = 0; i < p->nleaves; i++) {
@@ -197,11 +185,12 @@ static void fqs_blocked_rcu_boost(void *pol, struct rcu_node *rnp, struct task *
                 sched_wake(sim, b->kthread);
 }
 
+/* The reader is on ->blkd_tasks already (tree.c): nothing more to do. */
 static void reader_blocked_rcu_boost(void *pol, struct task *t, enum rcu_block_reason why)
 {
-        struct rcu_boost_policy *p = pol;
-
-        boost_track_blocked(&p->stats, &rt_of(t)->tr, p->sim, why);
+        (void)pol;
+        (void)t;
+        (void)why;
 }
 
 /* The end of rcu_read_unlock_special(): drop boost_mtx if we hold it. */
@@ -211,16 +200,11 @@ static void reader_unlock_rcu_boost(void *pol, struct task *t)
         struct rcub_task *st = rt_of(t);
         struct rcub *b = st->owner_of;
 
-        boost_track_cs_end(&p->stats, &st->tr, p->sim);
         if (!b)
                 return;
-        int old = t->prio;
-
         st->owner_of = NULL;
         sim_charge_task(p->sim, t, COST_ATOMIC, 1, COST_PATH_READ);
         mutex_unlock(p->sim, &b->boost_mtx, t);         /* rt_mutex_futex_unlock() */
-        if (boost_track_is_boosted(&st->tr))
-                boost_track_unboosted(&p->stats, &st->tr, p->sim, t, old);
 }
 
 static void describe_task_rcu_boost(void *pol, struct task *t, char *buf, size_t len)
@@ -244,7 +228,6 @@ static void report_rcu_boost(void *pol, struct report *r)
 
         for (int i = 0; i < p->nleaves; i++)
                 boosts += p->leaves[i].n_boosts;
-        boost_stats_report(&p->stats, p->sim, p->nleaves ? p->leaves[0].kthread : NULL, r);
         report_int(r, "policy_stats.boost_kthreads", p->nleaves);
         report_int(r, "policy_stats.boost_initiated", p->initiated);
         report_int(r, "policy_stats.n_boosts", boosts);
@@ -259,7 +242,6 @@ static void destroy_rcu_boost(void *pol)
         for (int i = 0; i < p->nleaves; i++)
                 mutex_finish(&p->leaves[i].boost_mtx);
         g_free(p->leaves);
-        boost_stats_finish(&p->stats);
         g_free(p);
 }
 

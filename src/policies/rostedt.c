@@ -34,11 +34,9 @@
  */
 #include "policy.h"
 
-#include "boost_stats.h"
 #include "../sim/engine.h"
 
 struct rostedt_task {
-        struct boost_track tr;
         int cpu;                        /* the rcu_boost_dat it is on (rcub_rbdp), or -1 */
         bool on_boosted;                /* on its rbs_boosted list, not rbs_toboost */
         GList link;                     /* rcub_entry; data = the task */
@@ -53,7 +51,6 @@ struct rostedt_cpu {                    /* struct rcu_boost_dat */
 
 struct rostedt_policy {
         struct sim *sim;
-        struct boost_stats stats;
         struct rostedt_cpu *cpus;
         int boost_prio;                 /* rcu_boost_prio */
         uint64_t counter;               /* rcu_boost_counter */
@@ -75,7 +72,6 @@ static void rt_init(void *state)
 {
         struct rostedt_task *rt = state;
 
-        boost_track_init(&rt->tr);
         rt->cpu = -1;
         rt->rcu_prio = PRIO_NONE;
 }
@@ -92,8 +88,6 @@ static struct rostedt_task *rt_of(struct task *t)
 static void boost_task(struct rostedt_policy *p, struct task *t, struct rostedt_task *rt, int prio,
                        struct task *payer, enum cost_path path)
 {
-        int old = t->prio;
-
         rt->rcu_prio = prio;
         if (prio >= t->prio)
                 return;
@@ -102,10 +96,6 @@ static void boost_task(struct rostedt_policy *p, struct task *t, struct rostedt_
         else
                 sim_charge_cpu(p->sim, t->cpu, COST_PRIO_CHANGE, 1, path);
         sched_set_boost_prio(p->sim, t, prio, BOOST_SETPRIO);
-        if (!boost_track_is_boosted(&rt->tr))
-                boost_track_boosted(&p->stats, &rt->tr, p->sim, t, old);
-        else
-                sim_log_boost(p->sim, t, "reboost", old);
 }
 
 /* krcupreemptd: schedule_timeout(rcu_preempt_thread_secs * HZ), then
@@ -142,7 +132,6 @@ static void *create_rostedt(struct sim *sim, const struct policy_params *params,
                 return NULL;
         }
         sim_note_jiffies(sim, "krcupreemptd_period", p->period_ns, false);
-        boost_stats_init(&p->stats);
         p->boost_prio = PRIO_NONE;
         p->cpus = g_new0(struct rostedt_cpu, sim->ncpus);
         for (int c = 0; c < sim->ncpus; c++) {
@@ -161,7 +150,7 @@ static void reader_blocked_rostedt(void *pol, struct task *t, enum rcu_block_rea
         struct rostedt_task *rt = rt_of(t);
         struct rostedt_cpu *rbd;
 
-        boost_track_blocked(&p->stats, &rt->tr, p->sim, why);
+        (void)why;
         if (rt->cpu >= 0)
                 return;         /* already on a list: one check */
         rbd = &p->cpus[t->cpu];
@@ -180,9 +169,6 @@ static void reader_unlock_rostedt(void *pol, struct task *t)
         struct rostedt_policy *p = pol;
         struct rostedt_task *rt = rt_of(t);
         struct rostedt_cpu *rbd;
-        int old = t->prio;
-
-        boost_track_cs_end(&p->stats, &rt->tr, p->sim);
         if (rt->cpu < 0)
                 return;         /* the fast path */
         rbd = &p->cpus[rt->cpu];
@@ -194,8 +180,6 @@ static void reader_unlock_rostedt(void *pol, struct task *t)
         rt->on_boosted = false;
         rt->rcu_prio = PRIO_NONE;
         sched_set_boost_prio(p->sim, t, PRIO_NONE, BOOST_SETPRIO);
-        if (boost_track_is_boosted(&rt->tr))
-                boost_track_unboosted(&p->stats, &rt->tr, p->sim, t, old);
 }
 
 /* rcu_boost_readers(), at the start of @t's synchronize_rcu(). */
@@ -264,7 +248,6 @@ static void report_rostedt(void *pol, struct report *r)
 {
         struct rostedt_policy *p = pol;
 
-        boost_stats_report(&p->stats, p->sim, p->daemon, r);
         report_int(r, "policy_stats.boost_passes", (int64_t)p->boost_passes);
         report_int(r, "policy_stats.passes_already_boosted", (int64_t)p->passes_skipped);
         report_int(r, "policy_stats.krcupreemptd_syncs", (int64_t)p->daemon_syncs);
@@ -274,7 +257,6 @@ static void destroy_rostedt(void *pol)
 {
         struct rostedt_policy *p = pol;
 
-        boost_stats_finish(&p->stats);
         g_free(p->cpus);        /* the links live in the tasks' state */
         g_free(p);
 }

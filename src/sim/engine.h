@@ -62,6 +62,7 @@ struct sim {
         const struct boost_policy_ops *policy;
         void *pol;
         GPtrArray *ptimers;             /* struct ptimer *: the policy's timers (ptimer.h) */
+        struct boost_stats boosts;      /* every policy's boosts, as the engine sees them (boosts.h) */
 
         /* scheduler state shared by all CPUs */
         int *resched;                   /* CPUs marked by sched_resched() */

@@ -134,6 +134,18 @@ int mutex_pi_prio(const struct task *t)
         return p;
 }
 
+void mutex_pi_prio_split(const struct task *t, int *scenario, int *policy)
+{
+        *scenario = *policy = PRIO_NONE;
+        for (GList *l = t->held.head; l; l = l->next) {
+                struct mutex *m = l->data;
+                int *p = m->id >= 0 ? scenario : policy;
+
+                if (m->waiters.head)
+                        *p = MIN(*p, ((struct task *)m->waiters.head->data)->waiter_prio);
+        }
+}
+
 void mutex_waiter_prio_changed(struct sim *sim, struct task *t)
 {
         struct mutex *m = t->blocked_on;

@@ -24,7 +24,7 @@ struct sim;
 struct task;
 
 struct mutex {
-        int id;
+        int id;                 /* the scenario's [mutex] index; < 0: a policy's own (boosts.h) */
         char *name;
         struct task *owner;
         GQueue waiters;         /* struct task via task->waiter_link, best first */
@@ -50,6 +50,8 @@ bool mutex_trylock(struct sim *sim, struct mutex *m, struct task *t);
 /* The most urgent priority among the top waiters of mutexes @t holds, each
  * with the priority it waits with (task->waiter_prio). */
 int mutex_pi_prio(const struct task *t);
+/* The same, split: what the scenario's mutexes lend (id >= 0), what the policy's do. */
+void mutex_pi_prio_split(const struct task *t, int *scenario, int *policy);
 /* @t's priority changed while blocked: requeue it with its new priority and
  * pass the change on to the owner (one step of rt_mutex_adjust_prio_chain()). */
 void mutex_waiter_prio_changed(struct sim *sim, struct task *t);

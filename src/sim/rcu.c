@@ -97,6 +97,7 @@ void rcu_reader_done(struct sim *sim, struct task *t)
         t->rcu_preempted = false;
         latency_stat_add(&sim->rcu.cs_length, sim->now - t->rcu_read_start_ns);
         sim_charge_task(sim, t, COST_READ_UNLOCK, 1, COST_PATH_READ);
+        boosts_reader_done(sim, t);
         if (sim->policy->reader_unlock)
                 SIM_POLICY_CALL(sim, reader_unlock, sim->pol, t);
 }
@@ -120,6 +121,7 @@ void rcu_note_switch_out(struct sim *sim, struct task *t, enum rcu_block_reason 
         t->rcu_preempted = true;
         sim->rcu.reader_switch_outs++;
         sim->rcu.flavour->switch_out(sim, t, why);
+        boosts_reader_blocked(sim, t, why == RCU_BLOCK_PREEMPTED);
         if (sim->policy->reader_blocked)
                 SIM_POLICY_CALL(sim, reader_blocked, sim->pol, t, why);
 }

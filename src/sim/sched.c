@@ -779,6 +779,8 @@ static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
 
         p = MIN(p, pi);
         if (p == t->prio) {
+                /* Who decides it may have changed all the same. */
+                boosts_prio_changed(sim, t, p);
                 /* A chain walk still requeues a waiter that setprio left stale
                  * (rt_mutex_adjust_pi() compares the waiter's prio, not the task's). */
                 if (how == BOOST_ADJUST_PI && t->blocked_on && t->waiter_prio != p)
@@ -786,6 +788,7 @@ static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
                 return false;
         }
         bool worse = p > t->prio;
+        int old = t->prio;
 
         sim_trace(sim, t->cpu, "sched_pi_setprio", "comm=%s pid=%d oldprio=%d newprio=%d", t->name, task_pid(t),
                   t->prio, p);
@@ -822,6 +825,7 @@ static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
                 t->prio = p;
                 break;
         }
+        boosts_prio_changed(sim, t, old);
         return true;
 }
 

@@ -56,6 +56,7 @@ struct task *sim_kthread_create(struct sim *sim, const char *name, const struct 
 {
         struct task *t = task_new_kthread(sim, name, step, data);
 
+        t->policy_thread = sim->policy_hook != NULL;    /* made in create() */
         task_set_sched(sim, t, sched, affinity);
         if (start)
                 eventq_schedule(&sim->q, &t->timer_ev, sim->now);
@@ -464,6 +465,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         sim->out_lock = -1;
         sim->warnings = g_ptr_array_new_with_free_func(g_free);
         sim->ptimers = g_ptr_array_new_with_free_func(g_free);
+        boosts_init(sim);
         sim->params_in_effect = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         sim->ncpus = sc->ncpus;
         sim->end_ns = sc->duration_ns;
@@ -581,6 +583,7 @@ void sim_free(struct sim *sim)
         if (sim->pol && sim->policy->destroy)
                 sim->policy->destroy(sim->pol);
         ptimer_free_all(sim);
+        boosts_finish(sim);
         outfile_abort(sim->memory_out);
         outfile_abort(sim->gp_out);
         outfile_abort(sim->boost_out);
@@ -976,6 +979,7 @@ struct report *sim_build_report(struct sim *sim)
                 }
         }
         softirq_report(sim, r);
+        boosts_report(sim, r);
         if (sim->policy->report)
                 sim->policy->report(sim->pol, r);
         stall_report_keys(sim, r);

@@ -27,6 +27,7 @@ static struct task *task_alloc(struct sim *sim, const char *name)
         t->name = g_strdup(name);
         t->state = TASK_NEW;
         t->boost_prio = PRIO_NONE;
+        boost_track_init(&t->boost_tr);
         t->timeout_cpu = -1;
         heap_node_init(&t->rq_node);
         event_init(&t->run_ev, run_event);
@@ -289,4 +290,14 @@ static void timer_event(struct sim *sim, struct event *ev)
                 softirq_timeout_expired(sim, t, t->timeout_cpu);
         else if (t->state == TASK_SLEEPING || t->state == TASK_NEW)
                 sched_wake(sim, t);
+}
+
+void *policy_task_state(struct task *t, size_t size, void (*init)(void *state))
+{
+        if (!t->policy_data) {
+                t->policy_data = g_malloc0(size);
+                if (init)
+                        init(t->policy_data);
+        }
+        return t->policy_data;
 }

@@ -24,6 +24,7 @@
 #include <gsl/gsl_rng.h>
 #include <stdbool.h>
 
+#include "boosts.h"
 #include "cpumask.h"
 #include "eventq.h"
 #include "heap.h"
@@ -98,6 +99,7 @@ struct task {
         bool any_cpu;                   /* affinity is every CPU (most tasks): its mask, two
                                          * cold cache lines, need not be read */
         bool kthread;
+        bool policy_thread;             /* made by the policy (sim_kthread_create() in create()) */
         bool awaiting_release;          /* woken for a release, not yet run */
         bool in_sync;                   /* waiting in synchronize_rcu() */
         bool sync_returning;            /* its grace period ended; not yet run since */
@@ -118,6 +120,7 @@ struct task {
 
         /* ---- block 4: what a reader is listed on ---- */
         void *policy_data;              /* the boost policy's per-task state; freed with the task */
+        struct boost_track boost_tr;    /* the engine's record of its boosts (boosts.h) */
         struct rcu_node *rcu_blocked_node; /* flavour=tree: the leaf it is queued on */
         GList rcu_node_entry;           /* ... in its blkd_tasks; data = task */
 
@@ -185,5 +188,10 @@ static inline bool task_is_rt(const struct task *t)
 {
         return t->prio < PRIO_MAX_RT;
 }
+
+/* A policy's per-task state, zero-filled on first use and passed to @init
+ * (may be NULL); kept in t->policy_data and freed with the task (plain
+ * memory only). */
+void *policy_task_state(struct task *t, size_t size, void (*init)(void *state));
 
 #endif

@@ -1,0 +1,141 @@
+/* boosts.c - what the engine records of every policy's boosts; see boosts.h. */
+#include "boosts.h"
+
+#include "engine.h"
+
+void boosts_init(struct sim *sim)
+{
+        memset(&sim->boosts, 0, sizeof(sim->boosts));
+        latency_stat_init(&sim->boosts.delay);
+        latency_stat_init(&sim->boosts.boosted_time);
+}
+
+void boosts_finish(struct sim *sim)
+{
+        latency_stat_finish(&sim->boosts.delay);
+        latency_stat_finish(&sim->boosts.boosted_time);
+}
+
+void boost_track_init(struct boost_track *tr)
+{
+        tr->blocked_at = -1;
+        tr->boosted_at = -1;
+        tr->outside_since = -1;
+        tr->first_switch_out = false;
+}
+
+void boosts_reader_blocked(struct sim *sim, struct task *t, bool preempted)
+{
+        struct boost_stats *s = &sim->boosts;
+        struct boost_track *tr = &t->boost_tr;
+
+        tr->first_switch_out = tr->blocked_at < 0;
+        if (!tr->first_switch_out) {
+                s->switch_outs_again++;
+                return;
+        }
+        tr->blocked_at = sim->now;
+        s->readers_blocked++;
+        if (preempted)
+                s->blocked_preempted++;
+        else
+                s->blocked_on_mutex++;
+}
+
+void boosts_reader_done(struct sim *sim, struct task *t)
+{
+        struct boost_track *tr = &t->boost_tr;
+
+        tr->blocked_at = -1;
+        tr->first_switch_out = false;
+        if (tr->boosted_at >= 0)
+                tr->outside_since = sim->now;
+}
+
+/* Does the policy decide @t's priority now? */
+static bool policy_decides(const struct task *t)
+{
+        int scenario_pi, policy_pi;
+
+        if (t->boost_prio == PRIO_NONE && !t->held.head)
+                return false;
+        mutex_pi_prio_split(t, &scenario_pi, &policy_pi);
+        return MIN(t->boost_prio, policy_pi) < MIN(t->normal_prio, scenario_pi);
+}
+
+void boosts_prio_changed(struct sim *sim, struct task *t, int old_prio)
+{
+        struct boost_stats *s = &sim->boosts;
+        struct boost_track *tr = &t->boost_tr;
+        bool was = tr->boosted_at >= 0;
+        bool now = policy_decides(t);
+
+        if (was && now) {
+                if (t->prio != old_prio)
+                        sim_log_boost(sim, t, "reboost", old_prio);
+        } else if (now) {
+                s->boosted++;
+                tr->boosted_at = sim->now;
+                if (tr->blocked_at >= 0)
+                        latency_stat_add(&s->delay, sim->now - tr->blocked_at);
+                sim_log_boost(sim, t, "boost", old_prio);
+        } else if (was) {
+                s->unboosted++;
+                latency_stat_add(&s->boosted_time, sim->now - tr->boosted_at);
+                if (tr->outside_since >= 0 && sim->now > tr->outside_since) {
+                        s->boosted_outside_cs++;
+                        s->boosted_outside_cs_ns += sim->now - tr->outside_since;
+                }
+                tr->boosted_at = -1;
+                tr->outside_since = -1;
+                sim_log_boost(sim, t, "unboost", old_prio);
+        }
+}
+
+bool boosts_is_boosted(const struct task *t)
+{
+        return t->boost_tr.boosted_at >= 0;
+}
+
+bool boosts_first_switch_out(const struct task *t)
+{
+        return t->boost_tr.first_switch_out;
+}
+
+int64_t boosts_blocked_since(const struct task *t)
+{
+        return t->boost_tr.blocked_at;
+}
+
+void boosts_report(struct sim *sim, struct report *r)
+{
+        struct boost_stats *s = &sim->boosts;
+        int64_t threads_ns = 0;
+
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                struct task *t = sim_task(sim, (int)i);
+
+                if (t->policy_thread)
+                        threads_ns += t->sum_exec_ns;
+        }
+        report_int(r, "policy_stats.readers_blocked", s->readers_blocked);
+        report_int(r, "policy_stats.blocked_preempted", s->blocked_preempted);
+        report_int(r, "policy_stats.blocked_on_mutex", s->blocked_on_mutex);
+        report_int(r, "policy_stats.switch_outs_again", s->switch_outs_again);
+        report_int(r, "policy_stats.readers_boosted", s->boosted);
+        report_int(r, "policy_stats.readers_unboosted", s->unboosted);
+        /* Boosted and never unboosted: at most the tasks boosted when the run ended. */
+        report_int(r, "policy_stats.readers_still_boosted", s->boosted - s->unboosted);
+        report_latency(r, "policy_stats.boost_delay", &s->delay);
+        report_latency(r, "policy_stats.boosted_time", &s->boosted_time);
+        report_int(r, "policy_stats.boosted_outside_cs", s->boosted_outside_cs);
+        report_int(r, "policy_stats.boosted_outside_cs_ns", s->boosted_outside_cs_ns);
+        report_int(r, "policy_stats.booster_cpu_ns", threads_ns);
+        report_int(r, "policy_stats.scheduler_path_ns", sim->path_total_ns[COST_PATH_SCHED] -
+                   sim->cost_total_ns[COST_CONTEXT_SWITCH]);
+        report_int(r, "policy_stats.read_side_ns", sim->path_total_ns[COST_PATH_READ] -
+                   sim->cost_total_ns[COST_READ_LOCK] - sim->cost_total_ns[COST_READ_UNLOCK]);
+        report_int(r, "policy_stats.atomic_ops", (int64_t)sim->cost_count[COST_ATOMIC]);
+        report_int(r, "policy_stats.lock_acquisitions", (int64_t)sim->cost_count[COST_LOCK]);
+        report_int(r, "policy_stats.prio_changes", (int64_t)sim->cost_count[COST_PRIO_CHANGE]);
+}
