@@ -1877,6 +1877,47 @@ START_TEST(policy_timers_fire_in_their_context)
 }
 END_TEST
 
+/* A module's key changed by an [event], as a built-in policy's is (#38):
+ * checked before anything runs, applied at its time. */
+START_TEST(module_keys_change_in_events)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *module = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libdeadline.so", NULL);
+        g_autofree char *base = NULL;
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *summary = g_build_filename(out, "summary.json", NULL);
+        struct result r;
+
+        g_autofree char *src = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "examples", "policies", "deadline.scn",
+                                                NULL);
+
+        ck_assert(g_file_get_contents(src, &base, NULL, NULL));
+        {
+                g_autofree char *text = g_strconcat(base, "\n[event:slower]\nat=500ms\npolicy.grace=50ms\n", NULL);
+                g_autofree char *scn = write_temp_scenario(dir, "slower.scn", text);
+                g_autoptr(JsonParser) p = NULL;
+
+                r = run_cli("run", scn, "--policy", module, "--out", out, "-q", NULL);
+                ck_assert_msg(r.status == 0, "%s", r.err);
+                result_clear(&r);
+                p = parse_json_file(summary);
+                /* the hog comes at 1 s: the boost waits the new grace */
+                ck_assert_int_ge(json_object_get_int_member(json_object_get_object_member(
+                        json_object_get_object_member(json_root(p), "policy_stats"), "boost_delay"), "min_ns"),
+                        50 * 1000000);
+        }
+        {
+                g_autofree char *text = g_strconcat(base, "\n[event:bad]\nat=500ms\npolicy.timer=softirq\n", NULL);
+                g_autofree char *scn = write_temp_scenario(dir, "bad.scn", text);
+
+                r = run_cli("validate", scn, "--policies", module, NULL);
+                ck_assert_msg(r.status != 0 && strstr(r.err, "policy.timer") &&
+                              strstr(r.err, "policy deadline-boost: timer cannot change during a run"), "%s", r.err);
+                result_clear(&r);
+        }
+}
+END_TEST
+
 /* Input that changed nothing, or that a user mistyped, is said (#37). */
 START_TEST(what_changes_nothing_is_said)
 {
@@ -2190,6 +2231,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, a_contract_breach_is_an_error_not_a_crash);
         tcase_add_test(json, timer_and_unboost_breaches_name_the_module_and_hook);
         tcase_add_test(json, policy_timers_fire_in_their_context);
+        tcase_add_test(json, module_keys_change_in_events);
         tcase_add_test(json, a_full_disk_leaves_nothing_and_says_so);
         tcase_add_test(json, two_runs_never_share_a_directory);
         tcase_add_test(json, per_task_rt_figures_as_cyclictest);

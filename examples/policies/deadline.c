@@ -6,7 +6,7 @@
  * and still inside that section when the timer fires, it is boosted to
  * `prio`, and the boost is dropped at its outermost rcu_read_unlock().  A
  * reader that gets its CPU back within `grace` costs one timer arm and one
- * cancel and is never boosted.
+ * cancel and is never boosted.  An [event] may change `grace` during the run.
  *
  * `timer` chooses where the deadline fires (ptimer.h), and so who can
  * delay it: `hardirq` is an hrtimer in hard interrupt context, which
@@ -61,6 +61,10 @@ static void *create_deadline(struct sim *sim, const struct policy_params *params
             !policy_param_sched(params, "prio", &prio, error) ||
             !policy_param_enum(params, "timer", &timer, error))
                 return NULL;
+        if (grace < 0) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "[policy] grace: must not be negative");
+                return NULL;
+        }
         if (prio.policy == SCHED_POLICY_NORMAL) {
                 g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
                             "[policy] prio: a reader is boosted to a real-time priority (fifo:N or rr:N)");
@@ -148,6 +152,34 @@ static void reader_unlock_deadline(void *pol, struct task *t)
         dt->boosted = false;
 }
 
+/* An [event] may change grace during the run (policy.grace=5ms); timers
+ * already armed keep their expiry. */
+static gboolean check_param_deadline(const char *key, const char *value, GError **error)
+{
+        int64_t ns;
+
+        if (strcmp(key, "grace") != 0) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                            "%s cannot change during a run (only grace can)", key);
+                return FALSE;
+        }
+        if (!units_parse_duration(value, &ns, error))
+                return FALSE;
+        if (ns >= 0)
+                return TRUE;
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "must not be negative");
+        return FALSE;
+}
+
+static gboolean set_param_deadline(void *pol, const char *key, const char *value, GError **error)
+{
+        struct deadline *p = pol;
+
+        if (!check_param_deadline(key, value, error))
+                return FALSE;
+        return units_parse_duration(value, &p->grace_ns, error);
+}
+
 static void report_deadline(void *pol, struct report *r)
 {
         struct deadline *p = pol;
@@ -170,6 +202,8 @@ static const struct boost_policy_ops deadline_policy_ops = {
         .reader_blocked = reader_blocked_deadline,
         .reader_resumed = reader_resumed_deadline,
         .reader_unlock = reader_unlock_deadline,
+        .check_param = check_param_deadline,
+        .set_param = set_param_deadline,
         .report = report_deadline,
         .destroy = destroy_deadline,
 };
