@@ -100,9 +100,9 @@ START_TEST(oom_scenario_runs_out_of_memory_safely)
                 ck_assert_msg(g_file_test(f, G_FILE_TEST_IS_REGULAR), "%s missing", files[i]);
         }
         ck_assert(g_file_get_contents(summary, &json, NULL, NULL));
-        ck_assert_ptr_nonnull(strstr(json, "\"oom\": true"));
-        ck_assert_ptr_nonnull(strstr(json, "\"safety_violations\": 0"));
-        ck_assert_ptr_nonnull(strstr(json, "\"complete\": true"));
+        ck_assert_ptr_nonnull(strstr(json, "\"oom\" : true"));
+        ck_assert_ptr_nonnull(strstr(json, "\"safety_violations\" : 0"));
+        ck_assert_ptr_nonnull(strstr(json, "\"complete\" : true"));
         result_clear(&r);
 }
 END_TEST
@@ -452,8 +452,8 @@ START_TEST(signals_stop_a_run_with_incomplete_outputs)
 
         ck_assert_int_eq(status, 143);
         summary = read_file(dir, "summary.json");
-        ck_assert_ptr_nonnull(strstr(summary, "\"complete\": false"));
-        ck_assert_ptr_nonnull(strstr(summary, "\"end_reason\": \"interrupted\""));
+        ck_assert_ptr_nonnull(strstr(summary, "\"complete\" : false"));
+        ck_assert_ptr_nonnull(strstr(summary, "\"end_reason\" : \"interrupted\""));
         ck_assert(exists(dir, "memory.csv") && exists(dir, "gp.csv"));
 
         g_autofree char *dir2 = temp_dir();
@@ -489,8 +489,8 @@ START_TEST(budgets_stop_cleanly)
         ck_assert_int_eq(r.status, 1);
         ck_assert_ptr_nonnull(strstr(r.err, "event budget ([output] max_events) was reached"));
         summary = read_file(dir, "summary.json");
-        ck_assert_ptr_nonnull(strstr(summary, "\"complete\": false"));
-        ck_assert_ptr_nonnull(strstr(summary, "\"events\": 5000,"));
+        ck_assert_ptr_nonnull(strstr(summary, "\"complete\" : false"));
+        ck_assert_ptr_nonnull(strstr(summary, "\"events\" : 5000,"));
         result_clear(&r);
         r = run_cli("run", "scenarios/quiet.scn", "--out", dir, "--set", "output.max_memory=1MiB", NULL);
         ck_assert_int_eq(r.status, 1);

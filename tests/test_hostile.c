@@ -3,7 +3,7 @@
  *
  *     # expect-status: 2
  *     # expect-stderr: deadlock: reader, ...     (a substring; repeatable)
- *     # expect-summary: "complete": false        (a substring of summary.json)
+ *     # expect-summary: "complete" : false       (a substring of summary.json)
  *     # policies: none booster
  */
 #include "cliutil.h"

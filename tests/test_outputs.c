@@ -606,7 +606,7 @@ START_TEST(two_runs_never_share_a_directory)
         {
                 g_autofree char *summary = file_contents(out, "summary.json");
 
-                ck_assert_ptr_nonnull(strstr(summary, "\"scenario\": \"rcutorture-boost\""));
+                ck_assert_ptr_nonnull(strstr(summary, "\"scenario\" : \"rcutorture-boost\""));
         }
         /* and once it is gone, the directory is free again */
         r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=100ms", "--out", out, "-q", NULL);
@@ -1706,7 +1706,7 @@ START_TEST(terminating_signals_are_handled_alike)
                 ck_assert_msg(WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 128 + sigs[i],
                               "signal %d: not an exit with %d", sigs[i], 128 + sigs[i]);
                 summary = file_contents(out, "summary.json");
-                ck_assert_msg(strstr(summary, "\"complete\": false"), "signal %d: %s", sigs[i], summary);
+                ck_assert_msg(strstr(summary, "\"complete\" : false"), "signal %d: %s", sigs[i], summary);
                 ck_assert(!exists(out, ".summary.json.tmp"));
         }
 }
@@ -1987,7 +1987,7 @@ START_TEST(what_changes_nothing_is_said)
         result_clear(&r);
         g_free(summary);
         summary = file_contents(out, "summary.json");
-        ck_assert_msg(strstr(summary, "\"boost_delay_in_effect_ns\": 4000000"), "%s", summary);
+        ck_assert_msg(strstr(summary, "\"boost_delay_in_effect_ns\" : 4000000"), "%s", summary);
         /* a trace window wholly after the end */
         {
                 g_autofree char *trace = g_build_filename(dir, "t.json", NULL);
@@ -2187,13 +2187,13 @@ START_TEST(a_modules_keys_work_like_a_built_ins)
         ck_assert_msg(r.status == 0, "%s", r.err);
         result_clear(&r);
         summary = file_contents(out, "summary.json");
-        ck_assert_msg(strstr(summary, "\"policy_params\": {\n    \"grace\": \"2ms\""), "%s", summary);
+        ck_assert_msg(strstr(summary, "\"policy_params\" : {\n    \"grace\" : \"2ms\""), "%s", summary);
         r = run_cli("run", scn, "--policy", module, "--set", "policy:noop.grace=3ms", "--out", out, "-q", NULL);
         ck_assert_msg(r.status == 0, "%s", r.err);
         result_clear(&r);
         g_free(summary);
         summary = file_contents(out, "summary.json");
-        ck_assert_msg(strstr(summary, "\"policy_params\": {\n    \"grace\": \"3ms\""), "%s", summary);
+        ck_assert_msg(strstr(summary, "\"policy_params\" : {\n    \"grace\" : \"3ms\""), "%s", summary);
         r = run_cli("run", scn, "--policy", module, "--set", "policy.grace=4ms", "--out", out, "-q", NULL);
         ck_assert_msg(r.status == 0, "%s", r.err);
         result_clear(&r);

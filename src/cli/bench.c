@@ -22,6 +22,7 @@
  * DIR/scaling.png.
  */
 #define _GNU_SOURCE     /* sched_setaffinity */
+#include <json-glib/json-glib.h>
 #include <sched.h>
 
 #include <gio/gio.h>
@@ -281,39 +282,78 @@ static int pin_to_cpu(int cpu)
         return sched_setaffinity(0, sizeof(one), &one) == 0 ? cpu : -2;
 }
 
+static void member_int(JsonBuilder *b, const char *name, int64_t v)
+{
+        json_builder_set_member_name(b, name);
+        json_builder_add_int_value(b, v);
+}
+
+static void member_double(JsonBuilder *b, const char *name, double v)
+{
+        json_builder_set_member_name(b, name);
+        json_builder_add_double_value(b, v);
+}
+
+static void member_string(JsonBuilder *b, const char *name, const char *v)
+{
+        g_autofree char *valid = g_utf8_make_valid(v, -1);      /* /proc/cpuinfo is not promised UTF-8 */
+
+        json_builder_set_member_name(b, name);
+        json_builder_add_string_value(b, valid);
+}
+
+/* Counts are integers; ratios and times are doubles, unrounded. */
 static gboolean write_json(const char *dir, struct result *res, int n, int repeat, int pinned, GError **error)
 {
         struct outfile *o = outfile_open(dir, "bench.json", error);
-        FILE *f;
+        g_autoptr(JsonBuilder) b = json_builder_new();
+        g_autoptr(JsonGenerator) gen = json_generator_new();
+        g_autoptr(JsonNode) root = NULL;
+        g_autofree char *model = cpu_model();
+        g_autofree char *text = NULL;
 
         if (!o)
                 return FALSE;
-        f = outfile_stream(o);
-        g_autofree char *model = cpu_model();
-        g_autofree char *model_json = NULL;
-        {
-                GString *m = g_string_new(NULL);
-
-                for (const char *c = model; *c; c++)
-                        if (*c != '"' && *c != '\\' && (unsigned char)*c >= 0x20)
-                                g_string_append_c(m, *c);
-                model_json = g_string_free(m, FALSE);
+        json_builder_begin_object(b);
+        member_int(b, "repeat", repeat);
+        member_string(b, "statistic", "median");
+        json_builder_set_member_name(b, "machine");
+        json_builder_begin_object(b);
+        member_string(b, "cpu_model", model);
+        member_int(b, "online_cpus", g_get_num_processors());
+        member_double(b, "load_average_1min", load_average());
+        member_int(b, "pinned_cpu", pinned);
+        json_builder_end_object(b);
+        member_string(b, "baseline", "bare 4-ary heap of (time, seq) keys on the null-event workload, run "
+                      "alternately with each case; ratio = events_per_s / baseline_events_per_s, median of "
+                      "per-repeat ratios");
+        json_builder_set_member_name(b, "results");
+        json_builder_begin_array(b);
+        for (int i = 0; i < n; i++) {
+                json_builder_begin_object(b);
+                member_string(b, "case", res[i].name);
+                member_string(b, "series", res[i].series);
+                member_int(b, "cpus", res[i].cpus);
+                member_int(b, "tasks", res[i].tasks);
+                member_int(b, "events", llround(res[i].events));
+                member_int(b, "events_per_s", llround(res[i].events_per_s));
+                member_string(b, "baseline_case", res[i].baseline);
+                member_int(b, "baseline_events_per_s", llround(res[i].baseline_events_per_s));
+                member_double(b, "ratio_to_baseline", res[i].ratio);
+                member_double(b, "wall_s", res[i].wall_s);
+                member_double(b, "sim_s_per_wall_s", res[i].sim_per_wall);
+                member_int(b, "peak_rss_kib", llround(res[i].rss_kib));
+                json_builder_end_object(b);
         }
-        fprintf(f, "{\n  \"repeat\": %d,\n  \"statistic\": \"median\",\n"
-                "  \"machine\": {\"cpu_model\": \"%s\", \"online_cpus\": %d, \"load_average_1min\": %.2f, "
-                "\"pinned_cpu\": %d},\n"
-                "  \"baseline\": \"bare 4-ary heap of (time, seq) keys on the null-event workload, run alternately "
-                "with each case; ratio = events_per_s / baseline_events_per_s, median of per-repeat ratios\",\n"
-                "  \"results\": [\n", repeat, model_json, g_get_num_processors(), load_average(), pinned);
-        for (int i = 0; i < n; i++)
-                fprintf(f, "    {\"case\": \"%s\", \"series\": \"%s\", \"cpus\": %d, \"tasks\": %d, "
-                        "\"events\": %.0f, \"events_per_s\": %.0f, \"baseline_case\": \"%s\", "
-                        "\"baseline_events_per_s\": %.0f, \"ratio_to_baseline\": %.3f, \"wall_s\": %.6f, "
-                        "\"sim_s_per_wall_s\": %.3f, \"peak_rss_kib\": %.0f}%s\n",
-                        res[i].name, res[i].series, res[i].cpus, res[i].tasks, res[i].events,
-                        res[i].events_per_s, res[i].baseline, res[i].baseline_events_per_s, res[i].ratio,
-                        res[i].wall_s, res[i].sim_per_wall, res[i].rss_kib, i + 1 < n ? "," : "");
-        fputs("  ]\n}\n", f);
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+        root = json_builder_get_root(b);
+        json_generator_set_root(gen, root);
+        json_generator_set_pretty(gen, TRUE);
+        json_generator_set_indent(gen, 2);
+        text = json_generator_to_data(gen, NULL);
+        fputs(text, outfile_stream(o));
+        fputc('\n', outfile_stream(o));
         return outfile_commit(o, error);
 }
 

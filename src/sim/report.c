@@ -1,6 +1,7 @@
 /* report.c - ordered results and the JSON writer; see report.h. */
 #include "report.h"
 
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
@@ -224,37 +225,34 @@ gboolean report_lookup_bound(const struct report *r, const char *key, double *ou
         return have_done || have_pending;
 }
 
-static void write_string(FILE *f, const char *raw)
+/* JSON is UTF-8: an invalid byte anywhere becomes U+FFFD, never goes raw. */
+static void add_string(JsonBuilder *b, const char *raw)
 {
-        /* JSON is UTF-8: an invalid byte anywhere becomes U+FFFD, never goes raw */
         g_autofree char *valid = g_utf8_validate(raw, -1, NULL) ? NULL : g_utf8_make_valid(raw, -1);
-        const char *s = valid ? valid : raw;
 
-        fputc('"', f);
-        for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-                if (*p == '"' || *p == '\\')
-                        fprintf(f, "\\%c", *p);
-                else if (*p < 0x20)
-                        fprintf(f, "\\u%04x", *p);
-                else
-                        fputc(*p, f);
-        }
-        fputc('"', f);
+        json_builder_add_string_value(b, valid ? valid : raw);
 }
 
-static void indent(FILE *f, int depth)
+static void set_member(JsonBuilder *b, const char *raw)
 {
-        for (int i = 0; i < depth; i++)
-                fputs("  ", f);
+        g_autofree char *valid = g_utf8_validate(raw, -1, NULL) ? NULL : g_utf8_make_valid(raw, -1);
+
+        json_builder_set_member_name(b, valid ? valid : raw);
 }
 
+/* Dotted keys become nested objects, in the order they were added
+ * ("rcu.gp_latency.max_ns": rcu -> gp_latency -> max_ns); json-glib
+ * escapes and prints (two-space indent). */
 void report_write_json(const struct report *r, FILE *f)
 {
+        g_autoptr(JsonBuilder) b = json_builder_new();
+        g_autoptr(JsonGenerator) gen = json_generator_new();
+        g_autoptr(JsonNode) root = NULL;
         g_auto(GStrv) open = g_new0(char *, 1);  /* path of objects now open */
+        g_autofree char *text = NULL;
         guint nopen = 0;
-        gboolean first = TRUE;
 
-        fputs("{", f);
+        json_builder_begin_object(b);
         for (guint i = 0; i < r->entries->len; i++) {
                 const struct entry *e = &g_array_index(r->entries, struct entry, i);
                 g_auto(GStrv) parts = g_strsplit(e->key, ".", -1);
@@ -264,53 +262,48 @@ void report_write_json(const struct report *r, FILE *f)
                 while (common < nopen && common + 1 < n && !strcmp(open[common], parts[common]))
                         common++;
                 for (; nopen > common; nopen--) {
-                        fputc('\n', f);
-                        indent(f, nopen);
-                        fputc('}', f);
+                        json_builder_end_object(b);
                         g_clear_pointer(&open[nopen - 1], g_free);
                 }
                 for (; nopen + 1 < n; nopen++) {
-                        fputs(first ? "\n" : ",\n", f);
-                        indent(f, nopen + 1);
-                        write_string(f, parts[nopen]);
-                        fputs(": {", f);
+                        set_member(b, parts[nopen]);
+                        json_builder_begin_object(b);
                         open = g_renew(char *, open, nopen + 2);
                         open[nopen] = g_strdup(parts[nopen]);
                         open[nopen + 1] = NULL;
-                        first = TRUE;
                 }
-                fputs(first ? "\n" : ",\n", f);
-                first = FALSE;
-                indent(f, nopen + 1);
-                write_string(f, parts[n - 1]);
-                fputs(": ", f);
+                set_member(b, parts[n - 1]);
                 switch (e->type) {
                 case V_INT:
-                        fprintf(f, "%" G_GINT64_FORMAT, (gint64)e->i);
+                        json_builder_add_int_value(b, e->i);
                         break;
                 case V_BOOL:
-                        fputs(e->i ? "true" : "false", f);
+                        json_builder_add_boolean_value(b, e->i != 0);
                         break;
                 case V_DOUBLE:
                         if (isfinite(e->d))
-                                fprintf(f, "%.9g", e->d);
+                                json_builder_add_double_value(b, e->d);
                         else
-                                fputs("null", f);
+                                json_builder_add_null_value(b);
                         break;
                 case V_STRING:
-                        write_string(f, e->s);
+                        add_string(b, e->s);
                         break;
                 case V_NULL:
-                        fputs("null", f);
+                        json_builder_add_null_value(b);
                         break;
                 }
         }
-        for (; nopen > 0; nopen--) {
-                fputc('\n', f);
-                indent(f, nopen);
-                fputc('}', f);
-        }
-        fputs("\n}\n", f);
+        for (; nopen > 0; nopen--)
+                json_builder_end_object(b);
+        json_builder_end_object(b);
+        root = json_builder_get_root(b);
+        json_generator_set_root(gen, root);
+        json_generator_set_pretty(gen, TRUE);
+        json_generator_set_indent(gen, 2);
+        text = json_generator_to_data(gen, NULL);
+        fputs(text, f);
+        fputc('\n', f);
 }
 
 void report_write_distributions(const struct report *r, FILE *f)

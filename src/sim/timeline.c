@@ -1,6 +1,7 @@
 /* timeline.c - intervals in a window of the run; see timeline.h. */
 #include "timeline.h"
 
+#include <json-glib/json-glib.h>
 #include <glib.h>
 
 #include "tracedat.h"
@@ -19,6 +20,7 @@ struct timeline {
         enum timeline_format format;
         bool first_event;               /* JSON: no comma before it */
         GHashTable *named;              /* JSON: tracks already given a name */
+        GHashTable *quoted;             /* JSON: a name -> its JSON string, as json-glib writes it */
         struct timeline *next;
         int64_t start, end;
         int ncpus;
@@ -54,7 +56,24 @@ static void json_event(struct timeline *tl, const char *fmt, ...)
         va_end(ap);
 }
 
-/* Names (lanes, tasks) are letters, digits, '_', '-', '.', '/': no escaping needed. */
+/* @s as a JSON string ("..."), escaped by json-glib.  The trace streams
+ * (hundreds of MB: no JsonGenerator over it all), and its strings are a few
+ * names repeated on every event: each is encoded once. */
+static const char *quoted(struct timeline *tl, const char *s)
+{
+        const char *q = g_hash_table_lookup(tl->quoted, s);
+
+        if (!q) {
+                g_autofree char *valid = g_utf8_make_valid(s, -1);
+                g_autoptr(JsonNode) node = json_node_init_string(json_node_alloc(), valid);
+                char *text = json_to_string(node, FALSE);
+
+                g_hash_table_insert(tl->quoted, g_strdup(s), text);
+                q = text;
+        }
+        return q;
+}
+
 static void json_name_track(struct timeline *tl, int pid, int tid, const char *name)
 {
         gpointer key = GINT_TO_POINTER(pid << 24 | tid);
@@ -63,7 +82,7 @@ static void json_name_track(struct timeline *tl, int pid, int tid, const char *n
                 return;
         g_hash_table_add(tl->named, key);
         json_event(tl, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
-                   "\"args\":{\"name\":\"%s\"}}", pid, tid, name);
+                   "\"args\":{\"name\":%s}}", pid, tid, quoted(tl, name));
 }
 
 struct timeline *timeline_new(FILE *f, enum timeline_format format, int64_t start_ns, int64_t length_ns,
@@ -77,6 +96,7 @@ struct timeline *timeline_new(FILE *f, enum timeline_format format, int64_t star
         tl->format = format;
         tl->first_event = true;
         tl->named = g_hash_table_new(g_direct_hash, g_direct_equal);
+        tl->quoted = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         tl->start = start_ns;
         tl->end = start_ns + length_ns;
         tl->ncpus = ncpus;
@@ -98,7 +118,7 @@ struct timeline *timeline_new(FILE *f, enum timeline_format format, int64_t star
                 fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
                 for (int p = PID_CPUS; p <= PID_BOOSTS; p++)
                         json_event(tl, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":0,"
-                                   "\"args\":{\"name\":\"%s\"}}", p, processes[p]);
+                                   "\"args\":{\"name\":%s}}", p, quoted(tl, processes[p]));
         }
         return tl;
 }
@@ -120,6 +140,7 @@ void timeline_free(struct timeline *tl)
         timeline_free(tl->next);
         tracedat_free(tl->td);
         g_hash_table_destroy(tl->named);
+        g_hash_table_destroy(tl->quoted);
         g_free(tl->cpu);
         for (int i = 0; i < 3; i++)
                 g_array_free(tl->tasks[i], TRUE);
@@ -151,8 +172,8 @@ static void emit_json(struct timeline *tl, const char *kind, const char *lane, i
                 break;
         }
         json_name_track(tl, pid, tid, pid == PID_GP ? "grace-period machine" : lane);
-        json_event(tl, "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
-                   "\"pid\":%d,\"tid\":%d}", name ? name : "", kind, (double)from / 1e3,
+        json_event(tl, "{\"name\":%s,\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
+                   "\"pid\":%d,\"tid\":%d}", quoted(tl, name ? name : ""), kind, (double)from / 1e3,
                    (double)(to - from) / 1e3, pid, tid);
 }
 
