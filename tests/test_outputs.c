@@ -1918,6 +1918,42 @@ START_TEST(module_keys_change_in_events)
 }
 END_TEST
 
+/* SIGKILL while a run publishes its files leaves a set without summary.json
+ * (written last: its absence marks the set incomplete), no temporary, and a
+ * directory the next run takes over by its manifest (#37). */
+START_TEST(a_kill_while_publishing_leaves_no_half_set_behind)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *script = g_strdup_printf("RCUBOOST_TEST_KILL_BEFORE=summary.json \"$RCUBOOST_BIN\" run "
+                                                  "scenarios/quiet.scn --set scenario.duration=200ms --out '%s' -q; "
+                                                  "echo status=$?", out);
+        struct result r = run_cli_sh(script);
+        g_autoptr(GDir) d = NULL;
+        const char *name;
+        int files = 0;
+
+        ck_assert_msg(strstr(r.out, "status=137"), "%s%s", r.out, r.err);
+        result_clear(&r);
+        ck_assert(g_file_test(out, G_FILE_TEST_IS_DIR));
+        d = g_dir_open(out, 0, NULL);
+        while ((name = g_dir_read_name(d))) {
+                ck_assert_msg(strcmp(name, "summary.json") != 0, "summary.json published before the kill");
+                ck_assert_msg(!strstr(name, "tmp"), "a temporary left behind: %s", name);
+                files++;
+        }
+        ck_assert_msg(files >= 3, "the files published before summary.json: %d", files);    /* + the manifest */
+        r = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=200ms", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0, "the next run into it: %s", r.err);
+        result_clear(&r);
+        {
+                g_autofree char *summary = g_build_filename(out, "summary.json", NULL);
+
+                ck_assert(g_file_test(summary, G_FILE_TEST_EXISTS));
+        }
+}
+END_TEST
+
 /* Input that changed nothing, or that a user mistyped, is said (#37). */
 START_TEST(what_changes_nothing_is_said)
 {
@@ -2232,6 +2268,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, timer_and_unboost_breaches_name_the_module_and_hook);
         tcase_add_test(json, policy_timers_fire_in_their_context);
         tcase_add_test(json, module_keys_change_in_events);
+        tcase_add_test(json, a_kill_while_publishing_leaves_no_half_set_behind);
         tcase_add_test(json, a_full_disk_leaves_nothing_and_says_so);
         tcase_add_test(json, two_runs_never_share_a_directory);
         tcase_add_test(json, per_task_rt_figures_as_cyclictest);

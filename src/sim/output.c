@@ -2,6 +2,7 @@
 #define _GNU_SOURCE     /* O_TMPFILE */
 #include "output.h"
 
+#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -350,6 +351,13 @@ static int link_tmpfile(struct outfile *o)
 
 gboolean outfile_commit(struct outfile *o, GError **error)
 {
+        /* Fault injection for tests/test_outputs.c: die as a SIGKILL would,
+         * just before this file is published (documented in docs/outputs.md). */
+        const char *kill_before = g_getenv("RCUBOOST_TEST_KILL_BEFORE");
+
+        if (kill_before && *kill_before && g_str_has_suffix(o->final_path, kill_before))
+                raise(SIGKILL);
+
         gboolean ok = fflush(o->f) == 0 && !ferror(o->f);
         int e = errno;
 
