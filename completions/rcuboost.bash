@@ -27,7 +27,7 @@ _rcuboost()
 {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
         local cmd=${COMP_WORDS[1]}
-        local commands="run compare check sweep bench validate policies kernel-program"
+        local commands="run compare check sweep hunt bench validate policies kernel-program"
 
         COMPREPLY=()
         if [[ $COMP_CWORD -eq 1 ]]; then
@@ -35,8 +35,8 @@ _rcuboost()
                 return
         fi
         case $prev in
-        --policy|-p)
-                [[ $cmd == run ]] && { COMPREPLY=($(compgen -W "$(_rcuboost_policies)" -- "$cur")); return; }
+        --policy|-p|--versus)
+                [[ $cmd == run || $cmd == hunt ]] && { COMPREPLY=($(compgen -W "$(_rcuboost_policies)" -- "$cur")); return; }
                 ;&      # compare, sweep, validate: -p is --policies
         --policies)
                 local prefix=${cur%,*}
@@ -59,12 +59,12 @@ _rcuboost()
                         compopt -o filenames 2>/dev/null
                         return
                 fi ;;
-        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--cpu|--window|-w|--trace-window|--set|--vary|--metric|-m|--case|--only)
+        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--cpu|--window|-w|--trace-window|--set|--vary|--metric|-m|--case|--only|--property|--budget|-b|--max-findings)
                 return ;;
         esac
         if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$(_rcuboost_options "$cmd")" -- "$cur"))
-        elif [[ $cmd != policies && $cmd != bench ]]; then
+        elif [[ $cmd != policies && $cmd != bench && $cmd != hunt ]]; then
                 _rcuboost_files
         fi
 } &&

@@ -1,0 +1,170 @@
+/* rcuboost hunt: it rediscovers what the project knows, shrinks what it
+ * finds to a small scenario that replays the failure, is deterministic
+ * whatever -j, and says when it found nothing (#39). */
+#include "cliutil.h"
+
+static bool sanitized(void)
+{
+        return g_strcmp0(g_getenv("RCUBOOST_SANITIZED"), "1") == 0;
+}
+
+/* Lines of scenario in @text: not blank, not a comment. */
+static int scenario_lines(const char *text)
+{
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+        int n = 0;
+
+        for (char **l = lines; *l; l++)
+                n += **l && **l != '#';
+        return n;
+}
+
+/* The first finding of a hunt, or NULL: DIR/findings/001-*.scn. */
+static char *first_finding(const char *out, char **name)
+{
+        g_autofree char *findings = g_build_filename(out, "findings", NULL);
+        g_autoptr(GDir) d = g_dir_open(findings, 0, NULL);
+        const char *f;
+
+        while (d && (f = g_dir_read_name(d)))
+                if (g_str_has_prefix(f, "001-") && g_str_has_suffix(f, ".scn")) {
+                        *name = g_build_filename(findings, f, NULL);
+                        return file_contents(findings, f);
+                }
+        return NULL;
+}
+
+/* none versus booster: a reader preempted inside its section, where the
+ * booster rescues it -- found, shrunk, and replayed by check. */
+START_TEST(none_versus_booster_finds_a_stalled_reader)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "h", NULL);
+        g_autofree char *path = NULL;
+        g_autofree char *scn = NULL;
+        struct result r = run_cli("hunt", "--policy", "none", "--versus", "booster", "--budget",
+                                  sanitized() ? "400runs" : "1200runs", "--max-findings", "1", "--out", out, "-q",
+                                  NULL);
+
+        if (sanitized()) {      /* the memory safety of a search; the finding is the release run's */
+                ck_assert_msg(r.status == 0 || r.status == 1, "exit %d: %s", r.status, r.err);
+                result_clear(&r);
+                return;
+        }
+        ck_assert_msg(r.status == 1, "exit %d: %s%s", r.status, r.out, r.err);
+        result_clear(&r);
+        scn = first_finding(out, &path);
+        ck_assert_msg(scn != NULL, "no finding in %s", out);
+        ck_assert_msg(scenario_lines(scn) <= 25, "not shrunk: %d lines\n%s", scenario_lines(scn), scn);
+        ck_assert_msg(strstr(scn, "none.oom=false") && strstr(scn, "booster.oom=false"), "%s", scn);
+        /* the finding is a regression test: none's line fails, booster's holds */
+        r = run_cli("check", "--policies", "none,booster", path, NULL);
+        ck_assert_msg(r.status == 1 && strstr(r.out, "FAIL") && strstr(r.out, "ok   ") &&
+                      strstr(r.out, "booster: memory.oom = false"), "%s%s", r.out, r.err);
+        result_clear(&r);
+        {
+                g_autofree char *txt = g_strdup(path);
+
+                strcpy(txt + strlen(txt) - 3, "txt");
+                ck_assert_msg(g_file_test(txt, G_FILE_TEST_EXISTS), "no stall report beside %s", path);
+        }
+}
+END_TEST
+
+/* pi-lock versus booster: the Nov 2006 code boosts only readers below
+ * MAX_USER_RT_PRIO, so the finding is an RT reader. */
+START_TEST(pi_lock_versus_booster_finds_an_rt_reader)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "h", NULL);
+        g_autofree char *path = NULL;
+        g_autofree char *scn = NULL;
+        struct result r;
+
+        if (sanitized())
+                return;
+        r = run_cli("hunt", "--policy", "pi-lock", "--versus", "booster", "--budget", "3000runs", "--max-findings",
+                    "1", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 1, "exit %d: %s%s", r.status, r.out, r.err);
+        result_clear(&r);
+        scn = first_finding(out, &path);
+        ck_assert_msg(scn != NULL, "no finding");
+        ck_assert_msg(scenario_lines(scn) <= 25, "not shrunk: %d lines\n%s", scenario_lines(scn), scn);
+        ck_assert_msg(strstr(scn, "[task:reader0]\nsched=fifo:"), "not an RT reader:\n%s", scn);
+}
+END_TEST
+
+/* Same --seed and run budget, same findings, whatever -j. */
+START_TEST(hunts_are_deterministic_across_jobs)
+{
+        g_autofree char *dir = temp_dir();
+        const char *budget = sanitized() ? "100runs" : "600runs";
+        g_autofree char *script = g_strdup_printf(
+                "cd '%s' && for j in 1 2; do \"$RCUBOOST_BIN\" hunt --policy none --versus booster --budget %s "
+                "--seed 7 -j $j --out h$j -q; done; diff -r h1 h2 -x .rcuboost-manifest -x .rcuboost.lock && "
+                "echo SAME", dir, budget);
+        struct result r = run_cli_sh(script);
+
+        ck_assert_msg(strstr(r.out, "SAME"), "%s%s", r.out, r.err);
+        result_clear(&r);
+}
+END_TEST
+
+/* Where the policy holds (booster is never worse than no boosting), a
+ * hunt finds nothing and says so: exit 0. */
+START_TEST(nothing_found_is_said)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "h", NULL);
+        struct result r = run_cli("hunt", "--policy", "booster", "--versus", "none", "--budget",
+                                  sanitized() ? "50runs" : "300runs", "--out", out, "-q", NULL);
+
+        ck_assert_msg(r.status == 0 && strstr(r.out, "nothing found in") && strstr(r.out, "booster held every "
+                                                                                    "property"),
+                      "exit %d: %s%s", r.status, r.out, r.err);
+        result_clear(&r);
+        ck_assert(exists(out, "hunt.txt"));
+}
+END_TEST
+
+START_TEST(bad_input_is_refused)
+{
+        const char *cases[][6] = {
+                { "--policy", "nosuch", NULL },
+                { "--policy", "none", "--versus", "none", NULL },
+                { "--policy", "none", "--property", "oom_rate<=0.5", NULL },
+                { "--policy", "none", "--property", "gp_max_at_least", NULL },
+                { "--policy", "none", "--budget", "soon", NULL },
+        };
+        const char *want[] = { "unknown policy 'nosuch'", "is the policy hunted", "a rate over seeds",
+                               "expected METRIC OP VALUE", "--budget soon" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+                struct result r = run_cli("hunt", cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4],
+                                          NULL);
+
+                ck_assert_msg(r.status == 2 && strstr(r.err, want[i]), "case %zu: exit %d: %s", i, r.status, r.err);
+                result_clear(&r);
+        }
+}
+END_TEST
+
+static Suite *hunt_suite(void)
+{
+        Suite *s = suite_create("hunt");
+        TCase *tc = tcase_create("hunt");
+
+        tcase_add_test(tc, bad_input_is_refused);
+        tcase_add_test(tc, nothing_found_is_said);
+        tcase_add_test(tc, hunts_are_deterministic_across_jobs);
+        tcase_add_test(tc, none_versus_booster_finds_a_stalled_reader);
+        tcase_add_test(tc, pi_lock_versus_booster_finds_an_rt_reader);
+        tcase_set_timeout(tc, 600);
+        suite_add_tcase(s, tc);
+        return s;
+}
+
+int main(void)
+{
+        return run_cli_suite(hunt_suite());
+}
