@@ -94,6 +94,30 @@ START_TEST(pi_lock_versus_booster_finds_an_rt_reader)
 }
 END_TEST
 
+/* A deliberately broken module (tests/modules/breach.c, cpu0-only: boosts
+ * only readers preempted on CPU 0) is found against the booster and shrunk. */
+START_TEST(a_broken_module_is_found)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "h", NULL);
+        g_autofree char *module = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libcpu0-only.so", NULL);
+        g_autofree char *path = NULL;
+        g_autofree char *scn = NULL;
+        struct result r;
+
+        if (sanitized())
+                return;
+        r = run_cli("hunt", "--policy", module, "--versus", "booster", "--budget", "1500runs", "--max-findings", "1",
+                    "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 1, "exit %d: %s%s", r.status, r.out, r.err);
+        result_clear(&r);
+        scn = first_finding(out, &path);
+        ck_assert_msg(scn != NULL, "no finding");
+        ck_assert_msg(scenario_lines(scn) <= 25, "not shrunk: %d lines\n%s", scenario_lines(scn), scn);
+        ck_assert_msg(strstr(scn, "cpu0-only.oom=false"), "%s", scn);
+}
+END_TEST
+
 /* Same --seed and run budget, same findings, whatever -j. */
 START_TEST(hunts_are_deterministic_across_jobs)
 {
@@ -159,6 +183,7 @@ static Suite *hunt_suite(void)
         tcase_add_test(tc, hunts_are_deterministic_across_jobs);
         tcase_add_test(tc, none_versus_booster_finds_a_stalled_reader);
         tcase_add_test(tc, pi_lock_versus_booster_finds_an_rt_reader);
+        tcase_add_test(tc, a_broken_module_is_found);
         tcase_set_timeout(tc, 600);
         suite_add_tcase(s, tc);
         return s;

@@ -543,6 +543,16 @@ static int64_t round_125(int64_t ns)
         return best;
 }
 
+/* Two significant digits, in whole microseconds at least: 13415 ns -> 13 us. */
+static int64_t round_2sig(int64_t ns)
+{
+        int64_t p = NSEC_PER_USEC;
+
+        while (ns / p >= 100)
+                p *= 10;
+        return MAX(NSEC_PER_USEC, (ns + p / 2) / p * p);
+}
+
 /* Every one-step simplification of @s, simplest first; returns how many. */
 static int reductions(const struct hscn *s, struct hscn *out, int max)
 {
@@ -580,6 +590,11 @@ static int reductions(const struct hscn *s, struct hscn *out, int max)
                         ADD({ c->tasks[i].len_ns = round_125(t->len_ns); });
                 if (t->gap_ns && round_125(t->gap_ns) != t->gap_ns)
                         ADD({ c->tasks[i].gap_ns = round_125(t->gap_ns); });
+                /* when 1-2-5 moves it too far: two digits */
+                if (t->len_ns && round_2sig(t->len_ns) != t->len_ns)
+                        ADD({ c->tasks[i].len_ns = round_2sig(t->len_ns); });
+                if (t->gap_ns && round_2sig(t->gap_ns) != t->gap_ns)
+                        ADD({ c->tasks[i].gap_ns = round_2sig(t->gap_ns); });
                 if (t->start_ns && round_125(t->start_ns) != t->start_ns)
                         ADD({ c->tasks[i].start_ns = round_125(t->start_ns); });
         }

@@ -63,6 +63,11 @@ static void reader_blocked_breach(void *pol, struct task *t, enum rcu_block_reas
         sched_set_boost_prio(pol, t, BREACH_PRIO, BOOST_SETPRIO);
 #elif defined(BREACH_BLOCK)
         sched_block(pol, t, TASK_WAITING);
+#elif defined(BROKEN_CPU0_ONLY)
+        /* a plausible bug, for hunt to find: boost at once to FIFO 98 -- but
+         * only readers preempted on CPU 0 */
+        if (t->cpu == 0)
+                sched_set_boost_prio(pol, t, 1, BOOST_SETPRIO);
 #elif defined(BREACH_NEVER_UNBOOST)
         /* a boost kept past the reader's end: caught when the reader exits */
         sched_set_boost_prio(pol, t, 90, BOOST_SETPRIO);
@@ -81,8 +86,13 @@ static void reader_blocked_breach(void *pol, struct task *t, enum rcu_block_reas
 
 static void reader_unlock_breach(void *pol, struct task *t)
 {
+#ifdef BROKEN_CPU0_ONLY
+        if (t->boost_prio != PRIO_NONE)
+                sched_set_boost_prio(pol, t, PRIO_NONE, BOOST_SETPRIO);
+#else
         (void)pol;
         (void)t;
+#endif
 }
 
 static const struct boost_policy_ops breach_ops = {
