@@ -37,9 +37,10 @@
 #include "../sim/units.h"
 
 #define HUNT_BATCH 8            /* candidates per batch, whatever -j: results do not depend on -j */
-#define HUNT_CORPUS 8           /* candidates kept for mutation: the nearest to failing */
+#define HUNT_CORPUS 8           /* candidates kept for mutation: the nearest to failing ... */
+#define HUNT_NOVEL 16           /* ... and the latest that took the policy somewhere new */
 #define HUNT_MAX_TASKS 10
-#define HUNT_MEMORY_LIMIT (64 * 1048576LL)
+#define HUNT_MEMORY_LIMIT (32 * 1048576LL)
 
 enum htask_kind { HT_READER, HT_HOG, HT_UPDATER, HT_PERIODIC, HT_OWNER, HT_KINDS };
 
@@ -56,11 +57,13 @@ struct htask {
         int mutex;              /* reader: taken inside its section; owner: the one it holds; -1: none */
         bool nested;            /* reader: its section nests a second rcu_read_lock() */
         int kib;                /* updater: each callback's size */
+        bool repeat;            /* hog: again and again, sleeping gap_ns between bursts */
 };
 
 struct hscn {
         int cpus;
         int64_t duration_ns;
+        int64_t prio_change_ns;         /* [costs] prio_change, or 0: the default (300 ns) */
         int ntasks;
         struct htask tasks[HUNT_MAX_TASKS];
 };
@@ -99,15 +102,28 @@ static void task_random(gsl_rng *r, const struct hscn *s, enum htask_kind kind, 
         case HT_HOG:
                 t->rt_prio = 1 + (int)gsl_rng_uniform_int(r, 98);
                 t->start_ns = pick_ns(r, 10 * NSEC_PER_MSEC, s->duration_ns / 2);
-                t->len_ns = pick_ns(r, NSEC_PER_MSEC, s->duration_ns);
+                t->len_ns = pick_ns(r, 10 * NSEC_PER_MSEC, s->duration_ns);
+                /* half the time on the CPU of a pinned reader: where a stall begins */
+                for (int i = 0; i < s->ntasks && gsl_rng_uniform_int(r, 2); i++)
+                        if (s->tasks[i].kind == HT_READER && s->tasks[i].cpu >= 0) {
+                                t->cpu = s->tasks[i].cpu;
+                                break;
+                        }
                 if (t->cpu < 0)
                         t->cpu = 0;
+                /* or a hog that comes back: many preemptions, many boosts, many races */
+                if (gsl_rng_uniform_int(r, 2)) {
+                        t->repeat = true;
+                        t->len_ns = pick_ns(r, NSEC_PER_MSEC, 100 * NSEC_PER_MSEC);
+                        t->gap_ns = pick_ns(r, 100 * NSEC_PER_USEC, 20 * NSEC_PER_MSEC);
+                }
                 break;
         case HT_UPDATER:
                 t->rt_prio = gsl_rng_uniform_int(r, 3) == 0 ? 1 + (int)gsl_rng_uniform_int(r, 60) : 0;
-                /* at most 160 MB/s: 64 MiB fills only behind a grace period held for 400 ms or more */
-                t->gap_ns = pick_ns(r, 100 * NSEC_PER_USEC, 2 * NSEC_PER_MSEC);
-                t->kib = gsl_rng_uniform_int(r, 2) ? 16 : 4;
+                /* 32 to 160 MB/s: 32 MiB fills behind a grace period held 0.2 to 1 s, never
+                 * behind the few milliseconds of one that nothing holds */
+                t->gap_ns = pick_ns(r, 100 * NSEC_PER_USEC, 500 * NSEC_PER_USEC);
+                t->kib = 16;
                 break;
         case HT_PERIODIC:
                 t->rt_prio = 1 + (int)gsl_rng_uniform_int(r, 98);
@@ -131,6 +147,9 @@ static void hscn_random(gsl_rng *r, struct hscn *s)
         memset(s, 0, sizeof(*s));
         s->cpus = 1 + (int)gsl_rng_uniform_int(r, 4);
         s->duration_ns = 2 * NSEC_PER_SEC;
+        /* a slow priority change widens the windows of races around a boost */
+        if (gsl_rng_uniform_int(r, 4) == 0)
+                s->prio_change_ns = pick_ns(r, NSEC_PER_USEC, 50 * NSEC_PER_USEC);
         task_random(r, s, HT_READER, &s->tasks[s->ntasks++]);
         task_random(r, s, HT_UPDATER, &s->tasks[s->ntasks++]);
         for (int extra = (int)gsl_rng_uniform_int(r, 4); extra > 0; extra--) {
@@ -146,7 +165,7 @@ static void hscn_mutate(gsl_rng *r, struct hscn *s)
         struct htask *t = &s->tasks[gsl_rng_uniform_int(r, (unsigned long)s->ntasks)];
         int step = gsl_rng_uniform_int(r, 2) ? 1 : -1;  /* drawn once: CLAMP() reads its argument thrice */
 
-        switch (gsl_rng_uniform_int(r, 8)) {
+        switch (gsl_rng_uniform_int(r, 9)) {
         case 0:
                 if (s->ntasks < HUNT_MAX_TASKS) {
                         task_random(r, s, (enum htask_kind)gsl_rng_uniform_int(r, HT_KINDS), &s->tasks[s->ntasks]);
@@ -178,12 +197,15 @@ static void hscn_mutate(gsl_rng *r, struct hscn *s)
                 t->gap_ns = t->gap_ns ? (int64_t)(t->gap_ns * exp(gsl_ran_flat(r, -1.0, 1.0))) : pick_ns(r, NSEC_PER_USEC,
                                                                                               NSEC_PER_MSEC);
                 if (t->kind == HT_UPDATER)
-                        t->gap_ns = MAX(t->gap_ns, 100 * NSEC_PER_USEC);
+                        t->gap_ns = CLAMP(t->gap_ns, 100 * NSEC_PER_USEC, 500 * NSEC_PER_USEC);
                 break;
         case 6:
                 t->count = CLAMP(t->count + step, 1, 8);
                 if (t->kind == HT_READER && gsl_rng_uniform_int(r, 2))
                         t->mutex = t->mutex < 0 ? 0 : -1;
+                break;
+        case 7:
+                s->prio_change_ns = s->prio_change_ns ? 0 : pick_ns(r, NSEC_PER_USEC, 50 * NSEC_PER_USEC);
                 break;
         default:
                 s->cpus = CLAMP(s->cpus + step, 1, 4);
@@ -227,7 +249,12 @@ static char *hscn_render(const struct hscn *s, uint64_t seed, const char *header
         g_autofree char *dur = fmt_ns(s->duration_ns);
 
         g_string_append_printf(o, "[scenario]\ncpus=%d\nduration=%s\nseed=%" G_GUINT64_FORMAT "\n\n"
-                               "[rcu]\nmemory_limit=64MiB\n\n", s->cpus, dur, seed);
+                               "[rcu]\nmemory_limit=32MiB\n\n", s->cpus, dur, seed);
+        if (s->prio_change_ns) {
+                g_autofree char *pc = fmt_ns(s->prio_change_ns);
+
+                g_string_append_printf(o, "[costs]\nprio_change=%s\n\n", pc);
+        }
         if (uses_mutex(s))
                 g_string_append(o, "[mutex:m0]\n\n");
         for (int i = 0; i < s->ntasks; i++) {
@@ -254,7 +281,11 @@ static char *hscn_render(const struct hscn *s, uint64_t seed, const char *header
                         break;
                 }
                 case HT_HOG:
-                        g_string_append_printf(o, "start=%s\nprogram=compute %s\n", start, len);
+                        if (t->repeat)
+                                g_string_append_printf(o, "start=%s\nprogram=loop { compute exp(%s); sleep exp(%s) }\n",
+                                                       start, len, gap);
+                        else
+                                g_string_append_printf(o, "start=%s\nprogram=compute %s\n", start, len);
                         break;
                 case HT_UPDATER:
                         g_string_append_printf(o, "program=loop { call_rcu %dKiB; sleep %s }\n", t->kib, gap);
@@ -283,6 +314,7 @@ struct hprop {
         char *line;                     /* the [expect] line without its policy: "oom=false" */
         struct expectation *x;          /* policy "*"; NULL: the run must not deadlock */
         bool per_tick;                  /* the bound is the policy's scheduling-clock tick */
+        bool correctness;               /* one failing seed proves it (a race): no rate needed */
 };
 
 static void hprop_free(struct hprop *p)
@@ -336,16 +368,19 @@ static GArray *default_props(void)
 
         for (size_t i = 0; i < G_N_ELEMENTS(lines); i++) {
                 hprop_parse(lines[i], &p, NULL);
+                p.correctness = i == 0;         /* safety */
                 g_array_append_val(props, p);
         }
         memset(&p, 0, sizeof(p));
         p.name = g_strdup("deadlock");
         p.line = g_strdup("(no deadlock)");
+        p.correctness = true;
         g_array_append_val(props, p);
         hprop_parse("boosted_outside_cs_ns<=1ms", &p, NULL);
         g_free(p.name);
         p.name = g_strdup("boosted_outside_cs");
         p.per_tick = true;
+        p.correctness = true;
         g_array_append_val(props, p);
         return props;
 }
@@ -362,6 +397,7 @@ struct heval {
         int fails[2][16];               /* [P, Q][property]: failing seeds */
         uint64_t first_fail[16];        /* P's first failing seed per property */
         double margin;                  /* P's nearest approach to failing (1: at the bound), less Q's */
+        uint64_t cov[64];               /* P's policy state transitions over its runs (sim_policy_coverage()) */
         int runs;
 };
 
@@ -413,7 +449,7 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
 {
         GError *e = NULL;
         struct scenario *sc = scenario_load_data(ev->text, "hunt.scn", NULL, &e);
-        double worst[2] = { 0, 0 };
+        double worst[2][16] = { { 0 } };       /* per policy, per property: the nearest approach */
 
         if (!sc) {
                 ev->bad = TRUE;
@@ -425,7 +461,8 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
                 for (int i = 0; i < h->nseeds; i++) {
                         uint64_t seed = 1 + (uint64_t)i;
                         struct sim *sim = sim_new(sc, &(struct sim_options){ .policy = h->policy[p],
-                                                                             .seed = seed, .seed_set = true }, &e);
+                                                                             .seed = seed, .seed_set = true,
+                                                                             .coverage = p == 0 }, &e);
                         gboolean finished;
 
                         if (!sim) {
@@ -451,7 +488,7 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
 
                                         report_lookup(sim_report(sim), "policy_stats.boosted_outside_cs_ns", &v);
                                         fail = v > h->tick_ns[p];
-                                        worst[p] = MAX(worst[p], v / (double)h->tick_ns[p]);
+                                        worst[p][k] = MAX(worst[p][k], v / (double)h->tick_ns[p]);
                                 } else {
                                         double actual;
                                         gboolean at_least;
@@ -459,24 +496,35 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
 
                                         fail = expect_eval(pr->x, sim_report(sim), &actual, &at_least, &key) ==
                                                EXPECT_FAIL;
-                                        worst[p] = MAX(worst[p], margin_of(pr->x, sim_report(sim)));
+                                        worst[p][k] = MAX(worst[p][k], margin_of(pr->x, sim_report(sim)));
                                 }
                                 if (fail && !ev->fails[p][k]++ && p == 0)
                                         ev->first_fail[k] = seed;
                         }
+                        if (p == 0)
+                                for (int w = 0; w < 64; w++)
+                                        ev->cov[w] |= sim_policy_coverage(sim)[w];
                         g_clear_error(&e);
                         sim_free(sim);
                 }
         }
         scenario_free(sc);
-        ev->margin = worst[0] - worst[1];
+        /* how much nearer P came than Q, on the property where that is most */
+        ev->margin = 0;
+        for (guint k = 0; k < h->props->len; k++)
+                ev->margin = MAX(ev->margin, worst[0][k] - worst[1][k]);
 }
 
 /* The property @ev is a finding for, or -1: P fails it in at least half the
  * seeds and Q (if any) in none. */
+/* P fails property @k: in one seed for a correctness property (a safety
+ * violation, a deadlock, a boost left behind: one occurrence is the bug),
+ * else in at least half -- and Q in none. */
 static bool fails_prop(const struct hunt *h, const struct heval *ev, int k)
 {
-        return !ev->bad && ev->fails[0][k] > 0 && 2 * ev->fails[0][k] >= h->nseeds &&
+        const struct hprop *pr = &g_array_index(h->props, struct hprop, k);
+
+        return !ev->bad && ev->fails[0][k] > 0 && (pr->correctness || 2 * ev->fails[0][k] >= h->nseeds) &&
                (!h->policy[1] || ev->fails[1][k] == 0);
 }
 
@@ -567,6 +615,10 @@ static int reductions(const struct hscn *s, struct hscn *out, int max)
                                 if (c->tasks[i].cpu >= c->cpus) c->tasks[i].cpu = c->cpus - 1; });
         if (s->duration_ns > 200 * NSEC_PER_MSEC)
                 ADD({ c->duration_ns /= 2; });
+        if (s->prio_change_ns)
+                ADD({ c->prio_change_ns = 0; });
+        if (s->prio_change_ns && round_2sig(s->prio_change_ns) != s->prio_change_ns)
+                ADD({ c->prio_change_ns = round_2sig(s->prio_change_ns); });
         for (int i = 0; i < s->ntasks; i++) {
                 const struct htask *t = &s->tasks[i];
 
@@ -578,6 +630,8 @@ static int reductions(const struct hscn *s, struct hscn *out, int max)
                         ADD({ c->tasks[i].mutex = -1; });
                 if (t->kind == HT_READER && t->gap_ns)
                         ADD({ c->tasks[i].gap_ns = 0; });
+                if (t->kind == HT_HOG && t->repeat)
+                        ADD({ c->tasks[i].repeat = false; });
                 if ((t->kind == HT_READER || t->kind == HT_UPDATER) && t->rt_prio)
                         ADD({ c->tasks[i].rt_prio = 0; });
                 if (t->rt_prio % 10 && t->rt_prio > 10)
@@ -808,6 +862,10 @@ int cli_hunt(int argc, char **argv)
         const struct boost_policy_ops *ops[2] = { NULL, NULL };
         struct hunt h = { 0 };
         g_autoptr(GArray) corpus = g_array_new(FALSE, TRUE, sizeof(struct heval));
+        struct hscn novel[HUNT_NOVEL];
+        int nnovel = 0, novel_next = 0;
+        uint64_t seen[64] = { 0 };
+        int edges = 0;
         g_autofree char *findings_dir = NULL;
         static const char *const ours[] = { "hunt.txt", "findings/", NULL };
         static const char *const finding_files[] = { "*.scn", "*.txt", NULL };
@@ -824,7 +882,7 @@ int cli_hunt(int argc, char **argv)
                 "Generates scenarios from a grammar of the scenario language (CPUs, readers with classes,\n"
                 "affinities, section lengths, nesting and mutexes; RT hogs; updaters; periodic RT tasks;\n"
                 "mutex owners), runs each under P (and Q) over --seeds seeds, and checks the properties:\n"
-                "no safety violation, no OOM (64 MiB), no deadlock, no task boosted outside its critical\n"
+                "no safety violation, no OOM (32 MiB), no deadlock, no task boosted outside its critical\n"
                 "section for more than a tick, and each --property.  A finding fails P in at least half\n"
                 "the seeds (and holds under Q in all); it is shrunk and written to DIR/findings/NNN-PROPERTY.scn\n"
                 "with the failing [expect] line, beside NNN-PROPERTY.txt (the failing run's summary and stall\n"
@@ -920,11 +978,14 @@ int cli_hunt(int argc, char **argv)
                 for (int i = 0; i < HUNT_BATCH; i++) {
                         struct hscn s;
 
-                        if (corpus->len == 0 || gsl_rng_uniform_int(h.rng, 2) == 0) {
+                        unsigned long how = gsl_rng_uniform_int(h.rng, 4);
+
+                        if (how < 2 || (how == 2 && corpus->len == 0) || (how == 3 && nnovel == 0)) {
                                 hscn_random(h.rng, &s);
                         } else {
-                                s = g_array_index(corpus, struct heval,
-                                                  gsl_rng_uniform_int(h.rng, corpus->len)).s;
+                                s = how == 2 ? g_array_index(corpus, struct heval,
+                                                             gsl_rng_uniform_int(h.rng, corpus->len)).s
+                                             : novel[gsl_rng_uniform_int(h.rng, (unsigned long)nnovel)];
                                 for (int m = 1 + (int)gsl_rng_uniform_int(h.rng, 3); m > 0; m--)
                                         hscn_mutate(h.rng, &s);
                         }
@@ -946,6 +1007,21 @@ int cli_hunt(int argc, char **argv)
                                                        ev->why);
                                 heval_clear(ev);
                                 continue;
+                        }
+                        {
+                                bool new_edge = false;
+
+                                for (int w = 0; w < 64; w++)
+                                        if (ev->cov[w] & ~seen[w]) {
+                                                edges += __builtin_popcountll(ev->cov[w] & ~seen[w]);
+                                                seen[w] |= ev->cov[w];
+                                                new_edge = true;
+                                        }
+                                if (new_edge) {         /* kept, whatever its margin */
+                                        novel[novel_next] = ev->s;
+                                        novel_next = (novel_next + 1) % HUNT_NOVEL;
+                                        nnovel = MIN(nnovel + 1, HUNT_NOVEL);
+                                }
                         }
                         if (k < 0 || nfound >= max_findings) {
                                 best_margin = MAX(best_margin, ev->margin);
@@ -976,8 +1052,8 @@ int cli_hunt(int argc, char **argv)
                         heval_clear(ev);
                 }
                 if (h.tty)
-                        fprintf(stderr, "\r\033[Krcuboost: %" G_GUINT64_FORMAT " runs, %d finding%s, best margin %.2f",
-                                h.runs, nfound, nfound == 1 ? "" : "s", best_margin);
+                        fprintf(stderr, "\r\033[Krcuboost: %" G_GUINT64_FORMAT " runs, %d finding%s, best margin %.2f, "
+                                "%d policy transitions", h.runs, nfound, nfound == 1 ? "" : "s", best_margin, edges);
         }
         if (h.tty)
                 fputs("\r\033[K", stderr);
@@ -987,10 +1063,11 @@ int cli_hunt(int argc, char **argv)
                 g_autofree char *summary = g_strdup_printf(
                         "rcuboost hunt --policy %s%s%s --seed %" G_GUINT64_FORMAT " --seeds %d --budget %s\n"
                         "%" G_GUINT64_FORMAT " runs in %" G_GUINT64_FORMAT " batches; %d finding%s%s\n"
-                        "nearest approach to failing among the rest: %.3f of the bound\n%s",
+                        "nearest approach to failing among the rest: %.3f of the bound\n"
+                        "policy state transitions seen: %d\n%s",
                         h.policy[0], h.policy[1] ? " --versus " : "", h.policy[1] ? h.policy[1] : "", hunt_seed,
                         seeds, budget ? budget : "1000runs", h.runs, batches, nfound, nfound == 1 ? "" : "s",
-                        cli_interrupt_status() ? " (interrupted)" : "", best_margin, log->str);
+                        cli_interrupt_status() ? " (interrupted)" : "", best_margin, edges, log->str);
 
                 if (!output_set_contents(summary_path, summary, -1, &e)) {
                         fprintf(stderr, "rcuboost: %s\n", e->message);

@@ -159,6 +159,15 @@ static gboolean set_param_booster(void *pol, const char *key, const char *value,
         return aging_set_param(&p->aging, key, value, 0, error);
 }
 
+/* IDLE, BLOCKED, BOOSTED (0..2), and whether the reader is inside its section (+3). */
+static int state_of_booster(void *pol, struct task *t)
+{
+        const struct booster_task *bt = t->policy_data;
+
+        (void)pol;
+        return (bt ? (int)bt->state : BOOSTER_IDLE) + 3 * (t->rcu_nesting > 0);
+}
+
 static void describe_task_booster(void *pol, struct task *t, char *buf, size_t len)
 {
         static const char *const names[] = { "IDLE", "BLOCKED", "BOOSTED" };
@@ -196,6 +205,7 @@ const struct boost_policy_ops booster_policy_ops = {
         .check_param = check_param_booster,
         .set_param = set_param_booster,
         .describe_task = describe_task_booster,
+        .state_of = state_of_booster,
         .report = report_booster,
         .destroy = destroy_booster,
 };

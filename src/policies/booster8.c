@@ -308,6 +308,16 @@ static gboolean set_param_b8(void *pol, const char *key, const char *value, GErr
         return aging_set_param(&p->aging, key, value, 1, error);
 }
 
+/* The eight-state machine's state (0..7), and whether the reader is inside
+ * its section (+8): BOOSTED outside it is the Jan 2 races' mark. */
+static int state_of_b8(void *pol, struct task *t)
+{
+        const struct b8_task *bt = t->policy_data;
+
+        (void)pol;
+        return (bt ? (int)bt->state : B8_IDLE) + B8_NSTATES * (t->rcu_nesting > 0);
+}
+
 static void describe_task_b8(void *pol, struct task *t, char *buf, size_t len)
 {
         struct b8_policy *p = pol;
@@ -356,6 +366,7 @@ const struct boost_policy_ops booster8_policy_ops = {
         .check_param = check_param_b8,
         .set_param = set_param_b8,
         .describe_task = describe_task_b8,
+        .state_of = state_of_b8,
         .report = report_b8,
         .destroy = destroy_b8,
 };

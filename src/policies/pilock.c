@@ -269,6 +269,18 @@ static gboolean set_param_pi(void *pol, const char *key, const char *value, GErr
         return TRUE;
 }
 
+/* queued, boosted on the scheduler path, owns its lock, waits to acquire it
+ * (a bit each), and inside its section. */
+static int state_of_pi(void *pol, struct task *t)
+{
+        const struct pi_task *pt = t->policy_data;
+
+        (void)pol;
+        if (!pt)
+                return 16 * (t->rcu_nesting > 0);
+        return pt->queued | pt->boosted << 1 | pt->owns << 2 | pt->acquiring << 3 | (t->rcu_nesting > 0) << 4;
+}
+
 static void describe_task_pi(void *pol, struct task *t, char *buf, size_t len)
 {
         struct pi_policy *p = pol;
@@ -316,6 +328,7 @@ const struct boost_policy_ops pilock_policy_ops = {
         .check_param = check_param_pi,
         .set_param = set_param_pi,
         .describe_task = describe_task_pi,
+        .state_of = state_of_pi,
         .report = report_pi,
         .destroy = destroy_pi,
 };

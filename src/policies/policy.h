@@ -170,6 +170,14 @@ struct boost_policy_ops {
          * (for tests, traces and debugging). */
         void (*describe_task)(void *pol, struct task *t, char *buf, size_t len);
 
+        /* @t's policy state as a small number, 0..63 (IDLE, BLOCKED, BOOSTED
+         * ...), for coverage: `rcuboost hunt` keeps the scenarios whose runs
+         * take a policy from one state to another in a way not seen yet, as
+         * a fuzzer keeps new edges.  Read only; asked at every hook on @t and
+         * every change of its boost, and only by runs that count coverage.
+         * NULL: no states to tell apart. */
+        int (*state_of)(void *pol, struct task *t);
+
         /* At the end of the run: add counters under "policy_stats." in @r. */
         void (*report)(void *pol, struct report *r);
 

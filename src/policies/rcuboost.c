@@ -207,6 +207,15 @@ static void reader_unlock_rcu_boost(void *pol, struct task *t)
         mutex_unlock(p->sim, &b->boost_mtx, t);         /* rt_mutex_futex_unlock() */
 }
 
+/* on a leaf's blkd_tasks, holding a boost_mtx (boosted by rcub), inside its section. */
+static int state_of_rcu_boost(void *pol, struct task *t)
+{
+        const struct rcub_task *st = t->policy_data;
+
+        (void)pol;
+        return (rcu_tree_blocked_node(t) != NULL) | (st && st->owner_of) << 1 | (t->rcu_nesting > 0) << 2;
+}
+
 static void describe_task_rcu_boost(void *pol, struct task *t, char *buf, size_t len)
 {
         struct rcub_task *st = rt_of(t);
@@ -257,6 +266,7 @@ const struct boost_policy_ops rcu_boost_policy_ops = {
         .gp_start = gp_start_rcu_boost,
         .fqs_blocked = fqs_blocked_rcu_boost,
         .describe_task = describe_task_rcu_boost,
+        .state_of = state_of_rcu_boost,
         .report = report_rcu_boost,
         .destroy = destroy_rcu_boost,
 };

@@ -233,6 +233,17 @@ static void sync_end_rostedt(void *pol, struct task *t)
         }
 }
 
+/* on a toboost list, on a boosted list, boosted above its own priority,
+ * and inside its section. */
+static int state_of_rostedt(void *pol, struct task *t)
+{
+        const struct rostedt_task *rt = t->policy_data;
+        int on = rt && rt->cpu >= 0 ? (rt->on_boosted ? 2 : 1) : 0;
+
+        (void)pol;
+        return on | (t->boost_prio != PRIO_NONE) << 2 | (t->rcu_nesting > 0) << 3;
+}
+
 static void describe_task_rostedt(void *pol, struct task *t, char *buf, size_t len)
 {
         struct rostedt_task *rt = rt_of(t);
@@ -272,6 +283,7 @@ const struct boost_policy_ops rostedt_policy_ops = {
         .sync_start = sync_start_rostedt,
         .sync_end = sync_end_rostedt,
         .describe_task = describe_task_rostedt,
+        .state_of = state_of_rostedt,
         .report = report_rostedt,
         .destroy = destroy_rostedt,
 };

@@ -70,6 +70,8 @@ void boosts_prio_changed(struct sim *sim, struct task *t, int old_prio)
         bool was = tr->boosted_at >= 0;
         bool now = policy_decides(t);
 
+        sim_cover(sim, t);      /* a boost is a change of policy state too */
+
         if (was && now) {
                 if (t->prio != old_prio)
                         sim_log_boost(sim, t, "reboost", old_prio);

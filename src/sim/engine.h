@@ -63,6 +63,8 @@ struct sim {
         void *pol;
         GPtrArray *ptimers;             /* struct ptimer *: the policy's timers (ptimer.h) */
         struct boost_stats boosts;      /* every policy's boosts, as the engine sees them (boosts.h) */
+        bool coverage_on;               /* sim_options.coverage and the policy has state_of() */
+        uint64_t coverage[64];          /* policy state transitions seen: bit T of word F */
 
         /* scheduler state shared by all CPUs */
         int *resched;                   /* CPUs marked by sched_resched() */
@@ -156,6 +158,19 @@ void sim_note_jiffies(struct sim *sim, const char *key, int64_t ns, bool up);
                 (sim)->policy->hook(__VA_ARGS__);                       \
                 (sim)->policy_hook = saved_hook_;                       \
         } while (0)
+/* Coverage (sim_options.coverage): note @t's policy state now, and the
+ * transition from the last one seen. */
+static inline void sim_cover(struct sim *sim, struct task *t)
+{
+        int s;
+
+        if (!sim->coverage_on)
+                return;
+        s = sim->policy->state_of(sim->pol, t) & 63;
+        if (t->policy_state_seen >= 0 && t->policy_state_seen != s)
+                sim->coverage[t->policy_state_seen] |= UINT64_C(1) << s;
+        t->policy_state_seen = s;
+}
 /* Record a boost.csv row: @t's effective priority went from @old_prio to
  * its current one because of @what ("boost", "unboost", "reboost"). */
 void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_prio);

@@ -98,8 +98,10 @@ void rcu_reader_done(struct sim *sim, struct task *t)
         latency_stat_add(&sim->rcu.cs_length, sim->now - t->rcu_read_start_ns);
         sim_charge_task(sim, t, COST_READ_UNLOCK, 1, COST_PATH_READ);
         boosts_reader_done(sim, t);
+        sim_cover(sim, t);
         if (sim->policy->reader_unlock)
                 SIM_POLICY_CALL(sim, reader_unlock, sim->pol, t);
+        sim_cover(sim, t);
 }
 
 void rcu_read_lock(struct sim *sim, struct task *t)
@@ -122,8 +124,10 @@ void rcu_note_switch_out(struct sim *sim, struct task *t, enum rcu_block_reason 
         sim->rcu.reader_switch_outs++;
         sim->rcu.flavour->switch_out(sim, t, why);
         boosts_reader_blocked(sim, t, why == RCU_BLOCK_PREEMPTED);
+        sim_cover(sim, t);
         if (sim->policy->reader_blocked)
                 SIM_POLICY_CALL(sim, reader_blocked, sim->pol, t, why);
+        sim_cover(sim, t);
 }
 
 void rcu_note_context_switch(struct sim *sim, int cpu)

@@ -739,8 +739,10 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         next->picked_at = sim->now;
         /* A reader switched out inside its critical section is back: its
          * policy hears of it before the CPU's charges pass to it (below). */
-        if (next->rcu_nesting > 0 && next->rcu_preempted && sim->policy->reader_resumed)
+        if (next->rcu_nesting > 0 && next->rcu_preempted && sim->policy->reader_resumed) {
                 SIM_POLICY_CALL(sim, reader_resumed, sim->pol, next);
+                sim_cover(sim, next);
+        }
         /* Its next step, soon, draws from its generator (GSL's own
          * allocation, long unread; NULL for a kernel thread: harmless). */
         __builtin_prefetch(next->rng);

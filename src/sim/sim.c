@@ -509,6 +509,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
 
                 sim->policy_hook = "create";
                 sim->pol = sim->policy->create(sim, &params, &e);
+                sim->coverage_on = opts && opts->coverage && sim->pol && sim->policy->state_of;
                 sim->policy_hook = NULL;
                 if (!sim->pol && !e) {
                         g_autofree char *who = policy_describe(sim->policy);
@@ -574,6 +575,11 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
 fail:
         sim_free(sim);
         return NULL;
+}
+
+const uint64_t *sim_policy_coverage(const struct sim *sim)
+{
+        return sim->coverage;
 }
 
 void sim_free(struct sim *sim)

@@ -38,12 +38,17 @@ struct sim_options {
         enum sim_trace_format trace_format;     /* ... in this format */
         int64_t trace_start_ns; /* the trace's window; length 0: the whole run */
         int64_t trace_length_ns;
+        bool coverage;          /* count the policy's state transitions (sim_policy_coverage()) */
         bool seed_set;
         uint64_t seed;          /* overrides [scenario] seed when seed_set */
         /* Set (e.g. by a signal handler) to stop the run at the next event
          * boundary; the outputs are then marked incomplete.  May be NULL. */
         const volatile int *interrupt;
 };
+
+/* With sim_options.coverage and a policy with state_of(): the transitions
+ * seen, as 64 words of 64 bits (bit T of word F: from state F to T). */
+const uint64_t *sim_policy_coverage(const struct sim *sim);
 
 /* Build a simulation of @sc (which must outlive it). */
 struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error);

@@ -121,6 +121,7 @@ struct task {
         /* ---- block 4: what a reader is listed on ---- */
         void *policy_data;              /* the boost policy's per-task state; freed with the task */
         struct boost_track boost_tr;    /* the engine's record of its boosts (boosts.h) */
+        int policy_state_seen;          /* its policy's state_of() when last asked, or -1 (coverage) */
         struct rcu_node *rcu_blocked_node; /* flavour=tree: the leaf it is queued on */
         GList rcu_node_entry;           /* ... in its blkd_tasks; data = task */
 
