@@ -61,6 +61,9 @@ struct htask {
 };
 
 struct hscn {
+        const struct boost_policy_ops *ops;     /* P: whose [policy:NAME] key the candidate may set */
+        int key;                /* index in ops->keys, or -1: every key at its default */
+        char value[32];         /* ... and its value */
         int cpus;
         int64_t duration_ns;
         int64_t prio_change_ns;         /* [costs] prio_change, or 0: the default (300 ns) */
@@ -142,9 +145,91 @@ static void task_random(gsl_rng *r, const struct hscn *s, enum htask_kind kind, 
         }
 }
 
-static void hscn_random(gsl_rng *r, struct hscn *s)
+/* A duration as the scenario language writes it, exactly: 3ms, 250us, 1234ns. */
+static char *fmt_ns(int64_t ns)
+{
+        if (ns != 0 && ns % NSEC_PER_SEC == 0)
+                return g_strdup_printf("%" G_GINT64_FORMAT "s", ns / NSEC_PER_SEC);
+        if (ns % NSEC_PER_MSEC == 0)
+                return g_strdup_printf("%" G_GINT64_FORMAT "ms", ns / NSEC_PER_MSEC);
+        if (ns % NSEC_PER_USEC == 0)
+                return g_strdup_printf("%" G_GINT64_FORMAT "us", ns / NSEC_PER_USEC);
+        return g_strdup_printf("%" G_GINT64_FORMAT "ns", ns);
+}
+
+/* Two significant digits, in whole microseconds at least: 13415 ns -> 13 us. */
+static int64_t round_2sig(int64_t ns)
+{
+        int64_t p = NSEC_PER_USEC;
+
+        while (ns / p >= 100)
+                p *= 10;
+        return MAX(NSEC_PER_USEC, (ns + p / 2) / p * p);
+}
+
+/* One of P's [policy] keys set to a value of its type near its default
+ * (durations and counts within a factor of ten or two, any RT class). */
+static void param_random(gsl_rng *r, struct hscn *s)
+{
+        const struct policy_key *keys = s->ops ? s->ops->keys : NULL;
+        const struct policy_key *k;
+        int n = 0;
+
+        s->key = -1;
+        while (keys && keys[n].name)
+                n++;
+        if (n == 0)
+                return;
+        s->key = (int)gsl_rng_uniform_int(r, (unsigned long)n);
+        k = &keys[s->key];
+        switch (k->type) {
+        case POLICY_KEY_DURATION: {
+                int64_t ns = 0;
+                g_autofree char *v = NULL;
+
+                units_parse_duration(k->default_value, &ns, NULL);
+                ns = (int64_t)(MAX(ns, NSEC_PER_MSEC) * pow(10, gsl_ran_flat(r, -1.0, 1.0)));
+                v = fmt_ns(round_2sig(ns));
+                g_strlcpy(s->value, v, sizeof(s->value));
+                break;
+        }
+        case POLICY_KEY_INT: {
+                int64_t i = 1;
+
+                units_parse_int(k->default_value, INT64_MIN, INT64_MAX, &i, NULL);
+                i = llround((double)MAX(i, 1) * pow(2, gsl_ran_flat(r, -1.0, 1.0)));
+                g_snprintf(s->value, sizeof(s->value), "%" G_GINT64_FORMAT, MAX(i, 1));
+                break;
+        }
+        case POLICY_KEY_SCHED: {
+                const char *cls = gsl_rng_uniform_int(r, 2) ? "fifo" : "rr";
+
+                g_snprintf(s->value, sizeof(s->value), "%s:%d", cls, 1 + (int)gsl_rng_uniform_int(r, 99));
+                break;
+        }
+        case POLICY_KEY_BOOL: {
+                gboolean b = FALSE;
+
+                units_parse_bool(k->default_value, &b, NULL);
+                g_strlcpy(s->value, b ? "false" : "true", sizeof(s->value));
+                break;
+        }
+        case POLICY_KEY_ENUM: {
+                g_auto(GStrv) each = g_strsplit(k->choices, "|", -1);
+
+                g_strlcpy(s->value, each[gsl_rng_uniform_int(r, g_strv_length(each))], sizeof(s->value));
+                break;
+        }
+        }
+}
+
+static void hscn_random(gsl_rng *r, const struct boost_policy_ops *ops, struct hscn *s)
 {
         memset(s, 0, sizeof(*s));
+        s->ops = ops;
+        s->key = -1;
+        if (gsl_rng_uniform_int(r, 3) == 0)
+                param_random(r, s);
         s->cpus = 1 + (int)gsl_rng_uniform_int(r, 4);
         s->duration_ns = 2 * NSEC_PER_SEC;
         /* a slow priority change widens the windows of races around a boost */
@@ -165,7 +250,7 @@ static void hscn_mutate(gsl_rng *r, struct hscn *s)
         struct htask *t = &s->tasks[gsl_rng_uniform_int(r, (unsigned long)s->ntasks)];
         int step = gsl_rng_uniform_int(r, 2) ? 1 : -1;  /* drawn once: CLAMP() reads its argument thrice */
 
-        switch (gsl_rng_uniform_int(r, 9)) {
+        switch (gsl_rng_uniform_int(r, 10)) {
         case 0:
                 if (s->ntasks < HUNT_MAX_TASKS) {
                         task_random(r, s, (enum htask_kind)gsl_rng_uniform_int(r, HT_KINDS), &s->tasks[s->ntasks]);
@@ -207,6 +292,12 @@ static void hscn_mutate(gsl_rng *r, struct hscn *s)
         case 7:
                 s->prio_change_ns = s->prio_change_ns ? 0 : pick_ns(r, NSEC_PER_USEC, 50 * NSEC_PER_USEC);
                 break;
+        case 8:
+                if (s->key >= 0 && gsl_rng_uniform_int(r, 2))
+                        s->key = -1;
+                else
+                        param_random(r, s);
+                break;
         default:
                 s->cpus = CLAMP(s->cpus + step, 1, 4);
                 for (int i = 0; i < s->ntasks; i++)
@@ -216,17 +307,6 @@ static void hscn_mutate(gsl_rng *r, struct hscn *s)
         }
 }
 
-/* A duration as the scenario language writes it, exactly: 3ms, 250us, 1234ns. */
-static char *fmt_ns(int64_t ns)
-{
-        if (ns != 0 && ns % NSEC_PER_SEC == 0)
-                return g_strdup_printf("%" G_GINT64_FORMAT "s", ns / NSEC_PER_SEC);
-        if (ns % NSEC_PER_MSEC == 0)
-                return g_strdup_printf("%" G_GINT64_FORMAT "ms", ns / NSEC_PER_MSEC);
-        if (ns % NSEC_PER_USEC == 0)
-                return g_strdup_printf("%" G_GINT64_FORMAT "us", ns / NSEC_PER_USEC);
-        return g_strdup_printf("%" G_GINT64_FORMAT "ns", ns);
-}
 
 static char *sched_of(int rt_prio)
 {
@@ -255,6 +335,9 @@ static char *hscn_render(const struct hscn *s, uint64_t seed, const char *header
 
                 g_string_append_printf(o, "[costs]\nprio_change=%s\n\n", pc);
         }
+        if (s->key >= 0)
+                g_string_append_printf(o, "[policy:%s]\n%s=%s\n\n", s->ops->name, s->ops->keys[s->key].name,
+                                       s->value);
         if (uses_mutex(s))
                 g_string_append(o, "[mutex:m0]\n\n");
         for (int i = 0; i < s->ntasks; i++) {
@@ -317,8 +400,10 @@ struct hprop {
         bool correctness;               /* one failing seed proves it (a race): no rate needed */
 };
 
-static void hprop_free(struct hprop *p)
+static void hprop_free(void *data)
 {
+        struct hprop *p = data;
+
         g_free(p->name);
         g_free(p->line);
         expect_free(p->x);
@@ -338,7 +423,11 @@ static gboolean hprop_parse(const char *text, struct hprop *p, GError **error)
                             "(e.g. gp_max_at_least<=100ms)", text);
                 return FALSE;
         }
-        key = g_strconcat("*.", g_strndup(text, (gsize)(eq - text)), NULL);
+        {
+                g_autofree char *metric = g_strndup(text, (gsize)(eq - text));
+
+                key = g_strconcat("*.", metric, NULL);
+        }
         p->x = expect_parse(key, eq + 1, error);
         if (!p->x) {
                 g_prefix_error(error, "--property '%s': ", text);
@@ -366,6 +455,7 @@ static GArray *default_props(void)
         static const char *const lines[] = { "safety_violations=0", "oom=false" };
         struct hprop p;
 
+        g_array_set_clear_func(props, hprop_free);
         for (size_t i = 0; i < G_N_ELEMENTS(lines); i++) {
                 hprop_parse(lines[i], &p, NULL);
                 p.correctness = i == 0;         /* safety */
@@ -591,15 +681,6 @@ static int64_t round_125(int64_t ns)
         return best;
 }
 
-/* Two significant digits, in whole microseconds at least: 13415 ns -> 13 us. */
-static int64_t round_2sig(int64_t ns)
-{
-        int64_t p = NSEC_PER_USEC;
-
-        while (ns / p >= 100)
-                p *= 10;
-        return MAX(NSEC_PER_USEC, (ns + p / 2) / p * p);
-}
 
 /* Every one-step simplification of @s, simplest first; returns how many. */
 static int reductions(const struct hscn *s, struct hscn *out, int max)
@@ -615,6 +696,8 @@ static int reductions(const struct hscn *s, struct hscn *out, int max)
                                 if (c->tasks[i].cpu >= c->cpus) c->tasks[i].cpu = c->cpus - 1; });
         if (s->duration_ns > 200 * NSEC_PER_MSEC)
                 ADD({ c->duration_ns /= 2; });
+        if (s->key >= 0)
+                ADD({ c->key = -1; });
         if (s->prio_change_ns)
                 ADD({ c->prio_change_ns = 0; });
         if (s->prio_change_ns && round_2sig(s->prio_change_ns) != s->prio_change_ns)
@@ -819,7 +902,7 @@ static void corpus_offer(GArray *corpus, struct heval *ev)
 
 static int64_t policy_tick(const char *policy)
 {
-        struct hscn s = { .cpus = 1, .duration_ns = NSEC_PER_SEC, .ntasks = 0 };
+        struct hscn s = { .key = -1, .cpus = 1, .duration_ns = NSEC_PER_SEC, .ntasks = 0 };
         g_autofree char *text = hscn_render(&s, 1, NULL, NULL);
         struct scenario *sc = scenario_load_data(text, "hunt.scn", NULL, NULL);
         struct kernel_env env;
@@ -921,7 +1004,9 @@ int cli_hunt(int argc, char **argv)
         h.policy[0] = ops[0]->name;
         h.policy[1] = ops[1] ? ops[1]->name : NULL;
         h.nseeds = seeds;
-        h.props = default_props();
+        g_autoptr(GArray) props = default_props();
+
+        h.props = props;
         for (char **p = property; p && *p; p++) {
                 struct hprop pr;
 
@@ -981,7 +1066,7 @@ int cli_hunt(int argc, char **argv)
                         unsigned long how = gsl_rng_uniform_int(h.rng, 4);
 
                         if (how < 2 || (how == 2 && corpus->len == 0) || (how == 3 && nnovel == 0)) {
-                                hscn_random(h.rng, &s);
+                                hscn_random(h.rng, ops[0], &s);
                         } else {
                                 s = how == 2 ? g_array_index(corpus, struct heval,
                                                              gsl_rng_uniform_int(h.rng, corpus->len)).s
@@ -1003,7 +1088,7 @@ int cli_hunt(int argc, char **argv)
                                         break;
                                 }
                         if (ev->bad) {
-                                g_string_append_printf(log, "a generated scenario was refused (a grammar bug): %s\n",
+                                g_string_append_printf(log, "a generated candidate was refused: %s\n",
                                                        ev->why);
                                 heval_clear(ev);
                                 continue;
@@ -1085,9 +1170,6 @@ int cli_hunt(int argc, char **argv)
         }
         for (guint i = 0; i < corpus->len; i++)
                 heval_clear(&g_array_index(corpus, struct heval, i));
-        for (guint i = 0; i < h.props->len; i++)
-                hprop_free(&g_array_index(h.props, struct hprop, i));
-        g_array_unref(h.props);
         g_string_free(log, TRUE);
         gsl_rng_free(h.rng);
         g_mutex_clear(&h.lock);
