@@ -1057,6 +1057,8 @@ int cli_hunt(int argc, char **argv)
                         seeds == 1 ? "" : "s", budget ? "budget " : "budget 1000runs",
                         budget ? budget : "", h.jobs);
 
+        gint64 started_us = g_get_monotonic_time();
+
         while (!out_of_budget(&h) && nfound < max_findings && nfound < (int)h.props->len) {
                 struct heval evs[HUNT_BATCH];
 
@@ -1136,9 +1138,16 @@ int cli_hunt(int argc, char **argv)
                                 fprintf(stderr, "rcuboost: wrote %s/%03d-%s.scn\n", findings_dir, nfound, pr->name);
                         heval_clear(ev);
                 }
-                if (h.tty)
+                if (h.tty) {
+                        gint64 now = g_get_monotonic_time();
+                        double left_s = h.deadline_us ? (h.deadline_us - now) / 1e6
+                                        : h.runs ? (now - started_us) / 1e6 * ((double)h.max_runs - (double)h.runs) /
+                                                   (double)h.runs : 0;
+
                         fprintf(stderr, "\r\033[Krcuboost: %" G_GUINT64_FORMAT " runs, %d finding%s, best margin %.2f, "
-                                "%d policy transitions", h.runs, nfound, nfound == 1 ? "" : "s", best_margin, edges);
+                                "%d policy transitions, about %.0f s left", h.runs, nfound, nfound == 1 ? "" : "s",
+                                best_margin, edges, MAX(0, left_s));
+                }
         }
         if (h.tty)
                 fputs("\r\033[K", stderr);
