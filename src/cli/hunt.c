@@ -1154,13 +1154,16 @@ int cli_hunt(int argc, char **argv)
         g_thread_pool_free(h.pool, FALSE, TRUE);
         {
                 g_autofree char *summary_path = g_build_filename(out, "hunt.txt", NULL);
+                g_autofree char *props_given = property ? g_strjoinv("' --property '", property) : NULL;
+                g_autofree char *props_shown = props_given ? g_strdup_printf(" --property '%s'", props_given)
+                                                           : g_strdup("");
                 g_autofree char *summary = g_strdup_printf(
-                        "rcuboost hunt --policy %s%s%s --seed %" G_GUINT64_FORMAT " --seeds %d --budget %s\n"
+                        "rcuboost hunt --policy %s%s%s%s --seed %" G_GUINT64_FORMAT " --seeds %d --budget %s\n"
                         "%" G_GUINT64_FORMAT " runs in %" G_GUINT64_FORMAT " batches; %d finding%s%s\n"
                         "nearest approach to failing among the rest: %.3f of the bound\n"
                         "policy state transitions seen: %d\n%s",
-                        h.policy[0], h.policy[1] ? " --versus " : "", h.policy[1] ? h.policy[1] : "", hunt_seed,
-                        seeds, budget ? budget : "1000runs", h.runs, batches, nfound, nfound == 1 ? "" : "s",
+                        h.policy[0], h.policy[1] ? " --versus " : "", h.policy[1] ? h.policy[1] : "", props_shown,
+                        hunt_seed, seeds, budget ? budget : "1000runs", h.runs, batches, nfound, nfound == 1 ? "" : "s",
                         cli_interrupt_status() ? " (interrupted)" : "", best_margin, edges, log->str);
 
                 if (!output_set_contents(summary_path, summary, -1, &e)) {
