@@ -103,6 +103,32 @@ START_TEST(pi_lock_versus_booster_finds_an_rt_reader)
 }
 END_TEST
 
+/* booster versus pi-lock: the 2007 boost is a bare rt_mutex_setprio(), so a
+ * reader blocked on a mutex whose owner is preempted stays stuck, where
+ * pi-lock's inheritance travels the chain. */
+START_TEST(booster_versus_pi_lock_finds_a_reader_behind_a_preempted_owner)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = NULL;
+        g_autofree char *scn = NULL;
+        g_autofree char *txt = NULL;
+
+        if (sanitized())
+                return;
+        /* seed 1 finds it after about 300 runs (docs/hunt.md) */
+        scn = hunt_one(dir, "booster", "pi-lock", "1", "1200runs", &path);
+        ck_assert_msg(strstr(scn, "blocked on a mutex") && strstr(scn, "lock m0"), "%s", scn);
+        txt = g_strdup(path);
+        strcpy(txt + strlen(txt) - 3, "txt");
+        {
+                g_autofree char *report = NULL;
+
+                ck_assert(g_file_get_contents(txt, &report, NULL, NULL));
+                ck_assert_msg(strstr(report, "it waits on mutex m0, held by"), "%s", report);
+        }
+}
+END_TEST
+
 /* A deliberately broken module (tests/modules/breach.c, cpu0-only: boosts
  * only readers preempted on CPU 0) is found against the booster and shrunk. */
 START_TEST(a_broken_module_is_found)
@@ -210,6 +236,7 @@ static Suite *hunt_suite(void)
         tcase_add_test(tc, hunts_are_deterministic_across_jobs);
         tcase_add_test(tc, none_versus_booster_finds_a_stalled_reader);
         tcase_add_test(tc, pi_lock_versus_booster_finds_an_rt_reader);
+        tcase_add_test(tc, booster_versus_pi_lock_finds_a_reader_behind_a_preempted_owner);
         tcase_add_test(tc, a_broken_module_is_found);
         tcase_add_test(tc, booster8_leaves_a_reader_boosted_outside_its_section);
         tcase_set_timeout(tc, 600);

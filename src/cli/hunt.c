@@ -477,6 +477,21 @@ static GArray *default_props(void)
 
 /* ---- evaluating a candidate ---- */
 
+/* How a run failed, for telling findings apart: the state of the first
+ * reader its stall report names ("preempted", "blocked on a mutex"), or a
+ * kernel thread that could not run, or "-". */
+static const char *mechanism_of(const struct report *r)
+{
+        const char *state = report_lookup_string(r, "stall_report.readers.0.state");
+        double kthreads = 0;
+
+        if (state)
+                return state;
+        if (report_lookup(r, "stall_report.kthread_count", &kthreads) && kthreads > 0)
+                return "a kernel thread starved";
+        return "-";
+}
+
 struct hunt;
 
 struct heval {
@@ -486,6 +501,7 @@ struct heval {
         char *why;
         int fails[2][16];               /* [P, Q][property]: failing seeds */
         uint64_t first_fail[16];        /* P's first failing seed per property */
+        char mechanism[16][24];         /* ... and how it failed there (mechanism_of()) */
         double margin;                  /* P's nearest approach to failing (1: at the bound), less Q's */
         uint64_t cov[64];               /* P's policy state transitions over its runs (sim_policy_coverage()) */
         int runs;
@@ -588,8 +604,11 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
                                                EXPECT_FAIL;
                                         worst[p][k] = MAX(worst[p][k], margin_of(pr->x, sim_report(sim)));
                                 }
-                                if (fail && !ev->fails[p][k]++ && p == 0)
+                                if (fail && !ev->fails[p][k]++ && p == 0) {
                                         ev->first_fail[k] = seed;
+                                        g_strlcpy(ev->mechanism[k], sim_report(sim) ? mechanism_of(sim_report(sim))
+                                                                                    : "-", sizeof(ev->mechanism[k]));
+                                }
                         }
                         if (p == 0)
                                 for (int w = 0; w < 64; w++)
@@ -739,15 +758,17 @@ static int reductions(const struct hscn *s, struct hscn *out, int max)
         return n;
 }
 
-/* Shrink @s while it stays a finding for property @k; @best gets the last
- * failing evaluation. */
+/* Shrink @best while it stays a finding for property @k, failing the same
+ * way; @best gets the last failing evaluation. */
 static void shrink(struct hunt *h, struct heval *best, int k)
 {
+        char mechanism[sizeof(best->mechanism[0])];
         struct hscn cand[64];
         struct heval evs[HUNT_BATCH];
         guint64 spent = 0;
         bool progress = true;
 
+        g_strlcpy(mechanism, best->mechanism[k], sizeof(mechanism));
         while (progress && spent < 4000 && !cli_interrupt_status()) {
                 int n = reductions(&best->s, cand, (int)G_N_ELEMENTS(cand));
 
@@ -761,7 +782,7 @@ static void shrink(struct hunt *h, struct heval *best, int k)
                         eval_batch(h, evs, m);
                         spent += h->runs - before;
                         for (int i = 0; i < m; i++) {
-                                if (!progress && fails_prop(h, &evs[i], k)) {
+                                if (!progress && fails_prop(h, &evs[i], k) && !strcmp(evs[i].mechanism[k], mechanism)) {
                                         heval_clear(best);
                                         *best = evs[i];
                                         progress = true;
@@ -804,8 +825,9 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
         g_string_append_printf(head, "# %s -- found by `rcuboost hunt --policy %s%s%s --seed %" G_GUINT64_FORMAT
                                "`, then shrunk.\n", scn_name, h->policy[0], h->policy[1] ? " --versus " : "",
                                h->policy[1] ? h->policy[1] : "", hunt_seed);
-        g_string_append_printf(head, "# %s fails %s in %d of %d seeds (the first: seed %" G_GUINT64_FORMAT ")",
-                               h->policy[0], pr->line, ev->fails[0][k], h->nseeds, seed);
+        g_string_append_printf(head, "# %s fails %s in %d of %d seeds (the first: seed %" G_GUINT64_FORMAT
+                               "; the stall report's first reader: %s)", h->policy[0], pr->line, ev->fails[0][k],
+                               h->nseeds, seed, ev->mechanism[k]);
         if (h->policy[1])
                 g_string_append_printf(head, "; %s holds it in all %d", h->policy[1], h->nseeds);
         g_string_append_printf(head, ".\n# `rcuboost check --policies %s%s%s %s` replays it: the %s line fails.\n"
@@ -952,7 +974,7 @@ int cli_hunt(int argc, char **argv)
         g_autofree char *findings_dir = NULL;
         static const char *const ours[] = { "hunt.txt", "findings/", NULL };
         static const char *const finding_files[] = { "*.scn", "*.txt", NULL };
-        bool found[16] = { false };
+        g_autoptr(GHashTable) found = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         int nfound = 0, lock, status = EXIT_OK;
         uint64_t hunt_seed = 1;
         guint64 batches = 0;
@@ -1010,8 +1032,8 @@ int cli_hunt(int argc, char **argv)
         for (char **p = property; p && *p; p++) {
                 struct hprop pr;
 
-                if (h.props->len >= G_N_ELEMENTS(found))
-                        return cli_usage_error(ctx, "hunt: at most %d --property", (int)G_N_ELEMENTS(found) - 4);
+                if (h.props->len >= 16)
+                        return cli_usage_error(ctx, "hunt: at most 12 --property");
                 if (!hprop_parse(*p, &pr, &e)) {
                         status = cli_usage_error(ctx, "hunt: %s", e->message);
                         g_error_free(e);
@@ -1059,7 +1081,7 @@ int cli_hunt(int argc, char **argv)
 
         gint64 started_us = g_get_monotonic_time();
 
-        while (!out_of_budget(&h) && nfound < max_findings && nfound < (int)h.props->len) {
+        while (!out_of_budget(&h) && nfound < max_findings) {
                 struct heval evs[HUNT_BATCH];
 
                 for (int i = 0; i < HUNT_BATCH; i++) {
@@ -1083,12 +1105,19 @@ int cli_hunt(int argc, char **argv)
                 for (int i = 0; i < HUNT_BATCH; i++) {
                         struct heval *ev = &evs[i];
                         int k = -1;
+                        char *what = NULL;
 
-                        for (guint j = 0; j < h.props->len; j++)
-                                if (!found[j] && fails_prop(&h, ev, (int)j)) {
+                        /* one finding per property and mechanism: a stall behind a preempted
+                         * reader and one behind a mutex owner are two bugs */
+                        for (guint j = 0; j < h.props->len && k < 0; j++) {
+                                if (!fails_prop(&h, ev, (int)j))
+                                        continue;
+                                what = g_strdup_printf("%u:%s", j, ev->mechanism[j]);
+                                if (g_hash_table_contains(found, what))
+                                        g_clear_pointer(&what, g_free);
+                                else
                                         k = (int)j;
-                                        break;
-                                }
+                        }
                         if (ev->bad) {
                                 g_string_append_printf(log, "a generated candidate was refused: %s\n",
                                                        ev->why);
@@ -1122,17 +1151,17 @@ int cli_hunt(int argc, char **argv)
                                 fprintf(stderr, "%srcuboost: found: %s fails %s (%d of %d seeds); shrinking...\n",
                                         h.tty ? "\r\033[K" : "", h.policy[0], pr->line, ev->fails[0][k], seeds);
                         shrink(&h, ev, k);
-                        found[k] = true;
+                        g_hash_table_add(found, what);
                         nfound++;
                         if (!write_finding(&h, findings_dir, nfound, ev, k, hunt_seed, &e)) {
                                 fprintf(stderr, "rcuboost: %s\n", e->message);
                                 g_clear_error(&e);
                                 status = EXIT_FAILED;
                         }
-                        g_string_append_printf(log, "finding %03d: %s fails %s in %d of %d seeds; found after %"
+                        g_string_append_printf(log, "finding %03d: %s fails %s in %d of %d seeds (%s); found after %"
                                                G_GUINT64_FORMAT " runs, shrunk to %d tasks on %d CPU%s in %"
                                                G_GUINT64_FORMAT " more\n", nfound, h.policy[0], pr->line,
-                                               ev->fails[0][k], seeds, found_at, ev->s.ntasks, ev->s.cpus,
+                                               ev->fails[0][k], seeds, ev->mechanism[k], found_at, ev->s.ntasks, ev->s.cpus,
                                                ev->s.cpus == 1 ? "" : "s", h.runs - found_at);
                         if (!quiet)
                                 fprintf(stderr, "rcuboost: wrote %s/%03d-%s.scn\n", findings_dir, nfound, pr->name);
