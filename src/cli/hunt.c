@@ -42,9 +42,9 @@
 #define HUNT_MAX_TASKS 10
 #define HUNT_MEMORY_LIMIT (32 * 1048576LL)
 
-enum htask_kind { HT_READER, HT_HOG, HT_UPDATER, HT_PERIODIC, HT_OWNER, HT_KINDS };
+enum htask_kind { HT_READER, HT_HOG, HT_UPDATER, HT_PERIODIC, HT_OWNER, HT_SYNCER, HT_IRQ, HT_KINDS };
 
-static const char *const kind_prefix[] = { "reader", "hog", "updater", "cyclic", "owner" };
+static const char *const kind_prefix[] = { "reader", "hog", "updater", "cyclic", "owner", "syncer", "irq" };
 
 struct htask {
         enum htask_kind kind;
@@ -58,15 +58,19 @@ struct htask {
         bool nested;            /* reader: its section nests a second rcu_read_lock() */
         int kib;                /* updater: each callback's size */
         bool repeat;            /* hog: again and again, sleeping gap_ns between bursts */
+        int64_t event_ns;       /* reader, hog: an [event] at this time sets its class to event_prio; 0: none */
+        int event_prio;         /* ... 0: SCHED_NORMAL, else FIFO */
 };
 
 struct hscn {
         const struct boost_policy_ops *ops;     /* P: whose [policy:NAME] key the candidate may set */
+        const struct boost_policy_ops *versus;  /* Q, or NULL: a key Q has too is set for both */
         int key;                /* index in ops->keys, or -1: every key at its default */
         char value[32];         /* ... and its value */
         int cpus;
         int64_t duration_ns;
         int64_t prio_change_ns;         /* [costs] prio_change, or 0: the default (300 ns) */
+        int tick_hz;                    /* [scenario] tick_hz, or 0: the kernel generation's */
         int ntasks;
         struct htask tasks[HUNT_MAX_TASKS];
 };
@@ -133,6 +137,17 @@ static void task_random(gsl_rng *r, const struct hscn *s, enum htask_kind kind, 
                 t->gap_ns = pick_ns(r, 500 * NSEC_PER_USEC, 20 * NSEC_PER_MSEC);
                 t->len_ns = t->gap_ns / (2 + (int64_t)gsl_rng_uniform_int(r, 20));
                 t->len_ns = MAX(NSEC_PER_USEC, t->len_ns);
+                break;
+        case HT_SYNCER:         /* synchronize_rcu(): an updater that waits for grace periods */
+                t->rt_prio = gsl_rng_uniform_int(r, 3) == 0 ? 1 + (int)gsl_rng_uniform_int(r, 60) : 0;
+                t->gap_ns = pick_ns(r, 100 * NSEC_PER_USEC, 20 * NSEC_PER_MSEC);
+                t->mutex = gsl_rng_uniform_int(r, 4) == 0 ? 0 : -1;        /* holding m0 while it waits */
+                break;
+        case HT_IRQ:            /* a device interrupt's thread, FIFO 50 unless changed */
+                t->rt_prio = gsl_rng_uniform_int(r, 2) ? 50 : 1 + (int)gsl_rng_uniform_int(r, 98);
+                t->cpu = (int)gsl_rng_uniform_int(r, (unsigned long)s->cpus);
+                t->gap_ns = pick_ns(r, 50 * NSEC_PER_USEC, 10 * NSEC_PER_MSEC);
+                t->len_ns = MAX(NSEC_PER_USEC, t->gap_ns / (4 + (int64_t)gsl_rng_uniform_int(r, 40)));
                 break;
         case HT_OWNER:
                 t->rt_prio = 0;
@@ -223,10 +238,12 @@ static void param_random(gsl_rng *r, struct hscn *s)
         }
 }
 
-static void hscn_random(gsl_rng *r, const struct boost_policy_ops *ops, struct hscn *s)
+static void hscn_random(gsl_rng *r, const struct boost_policy_ops *ops, const struct boost_policy_ops *versus,
+                        struct hscn *s)
 {
         memset(s, 0, sizeof(*s));
         s->ops = ops;
+        s->versus = versus;
         s->key = -1;
         if (gsl_rng_uniform_int(r, 3) == 0)
                 param_random(r, s);
@@ -237,8 +254,14 @@ static void hscn_random(gsl_rng *r, const struct boost_policy_ops *ops, struct h
                 s->prio_change_ns = pick_ns(r, NSEC_PER_USEC, 50 * NSEC_PER_USEC);
         task_random(r, s, HT_READER, &s->tasks[s->ntasks++]);
         task_random(r, s, HT_UPDATER, &s->tasks[s->ntasks++]);
+        if (gsl_rng_uniform_int(r, 6) == 0) {
+                static const int hz[] = { 100, 250, 1000 };
+
+                s->tick_hz = hz[gsl_rng_uniform_int(r, G_N_ELEMENTS(hz))];
+        }
         for (int extra = (int)gsl_rng_uniform_int(r, 4); extra > 0; extra--) {
-                static const enum htask_kind more[] = { HT_HOG, HT_HOG, HT_READER, HT_PERIODIC, HT_OWNER };
+                static const enum htask_kind more[] = { HT_HOG, HT_HOG, HT_READER, HT_PERIODIC, HT_OWNER, HT_SYNCER,
+                                                        HT_IRQ };
 
                 task_random(r, s, more[gsl_rng_uniform_int(r, G_N_ELEMENTS(more))], &s->tasks[s->ntasks++]);
         }
@@ -250,7 +273,7 @@ static void hscn_mutate(gsl_rng *r, struct hscn *s)
         struct htask *t = &s->tasks[gsl_rng_uniform_int(r, (unsigned long)s->ntasks)];
         int step = gsl_rng_uniform_int(r, 2) ? 1 : -1;  /* drawn once: CLAMP() reads its argument thrice */
 
-        switch (gsl_rng_uniform_int(r, 10)) {
+        switch (gsl_rng_uniform_int(r, 11)) {
         case 0:
                 if (s->ntasks < HUNT_MAX_TASKS) {
                         task_random(r, s, (enum htask_kind)gsl_rng_uniform_int(r, HT_KINDS), &s->tasks[s->ntasks]);
@@ -298,6 +321,12 @@ static void hscn_mutate(gsl_rng *r, struct hscn *s)
                 else
                         param_random(r, s);
                 break;
+        case 9:         /* an [event] changes the task's class at some time */
+                if (t->kind == HT_READER || t->kind == HT_HOG) {
+                        t->event_ns = t->event_ns ? 0 : pick_ns(r, 10 * NSEC_PER_MSEC, s->duration_ns);
+                        t->event_prio = gsl_rng_uniform_int(r, 3) ? 1 + (int)gsl_rng_uniform_int(r, 98) : 0;
+                }
+                break;
         default:
                 s->cpus = CLAMP(s->cpus + step, 1, 4);
                 for (int i = 0; i < s->ntasks; i++)
@@ -305,6 +334,10 @@ static void hscn_mutate(gsl_rng *r, struct hscn *s)
                                 s->tasks[i].cpu = s->cpus - 1;
                 break;
         }
+        /* an interrupt is routed to a CPU: never "any" */
+        for (int i = 0; i < s->ntasks; i++)
+                if (s->tasks[i].kind == HT_IRQ && s->tasks[i].cpu < 0)
+                        s->tasks[i].cpu = 0;
 }
 
 
@@ -328,16 +361,25 @@ static char *hscn_render(const struct hscn *s, uint64_t seed, const char *header
         int index[HT_KINDS] = { 0 };
         g_autofree char *dur = fmt_ns(s->duration_ns);
 
-        g_string_append_printf(o, "[scenario]\ncpus=%d\nduration=%s\nseed=%" G_GUINT64_FORMAT "\n\n"
-                               "[rcu]\nmemory_limit=32MiB\n\n", s->cpus, dur, seed);
+        g_string_append_printf(o, "[scenario]\ncpus=%d\nduration=%s\nseed=%" G_GUINT64_FORMAT "\n", s->cpus, dur,
+                               seed);
+        if (s->tick_hz)
+                g_string_append_printf(o, "tick_hz=%d\n", s->tick_hz);
+        g_string_append(o, "\n[rcu]\nmemory_limit=32MiB\n\n");
         if (s->prio_change_ns) {
                 g_autofree char *pc = fmt_ns(s->prio_change_ns);
 
                 g_string_append_printf(o, "[costs]\nprio_change=%s\n\n", pc);
         }
-        if (s->key >= 0)
-                g_string_append_printf(o, "[policy:%s]\n%s=%s\n\n", s->ops->name, s->ops->keys[s->key].name,
-                                       s->value);
+        if (s->key >= 0) {
+                const char *key = s->ops->keys[s->key].name;
+
+                /* a key both policies have is set for both: differences come from the policy alone */
+                if (s->versus && policy_key_find(s->versus, key))
+                        g_string_append_printf(o, "[policy]\n%s=%s\n\n", key, s->value);
+                else
+                        g_string_append_printf(o, "[policy:%s]\n%s=%s\n\n", s->ops->name, key, s->value);
+        }
         if (uses_mutex(s))
                 g_string_append(o, "[mutex:m0]\n\n");
         for (int i = 0; i < s->ntasks; i++) {
@@ -347,6 +389,11 @@ static char *hscn_render(const struct hscn *s, uint64_t seed, const char *header
                 g_autofree char *gap = fmt_ns(t->gap_ns);
                 g_autofree char *start = fmt_ns(t->start_ns);
 
+                if (t->kind == HT_IRQ) {
+                        g_string_append_printf(o, "[irq:%s%d]\ncpu=%d\nsched=%s\ninterval=exp(%s)\nhandler=%s\n\n",
+                                               kind_prefix[t->kind], index[t->kind]++, t->cpu, sched, gap, len);
+                        continue;
+                }
                 g_string_append_printf(o, "[task:%s%d]\nsched=%s\n", kind_prefix[t->kind], index[t->kind]++, sched);
                 if (t->cpu >= 0)
                         g_string_append_printf(o, "affinity=%d\n", t->cpu);
@@ -380,10 +427,32 @@ static char *hscn_render(const struct hscn *s, uint64_t seed, const char *header
                         g_string_append_printf(o, "program=loop { lock m0; compute exp(%s); unlock m0; sleep exp(%s) }\n",
                                                len, gap);
                         break;
+                case HT_SYNCER:
+                        if (t->mutex >= 0)
+                                g_string_append_printf(o, "program=loop { sleep exp(%s); lock m0; synchronize_rcu; "
+                                                       "unlock m0 }\n", gap);
+                        else
+                                g_string_append_printf(o, "program=loop { sleep exp(%s); synchronize_rcu }\n", gap);
+                        break;
+                case HT_IRQ:
                 case HT_KINDS:
                         break;
                 }
                 g_string_append_c(o, '\n');
+        }
+        /* the [event]s, after every task they name */
+        memset(index, 0, sizeof(index));
+        for (int i = 0; i < s->ntasks; i++) {
+                const struct htask *t = &s->tasks[i];
+                int n = index[t->kind]++;
+
+                if (t->event_ns && t->kind != HT_IRQ) {
+                        g_autofree char *at = fmt_ns(t->event_ns);
+                        g_autofree char *sched = sched_of(t->event_prio);
+
+                        g_string_append_printf(o, "[event:e%d]\nat=%s\ntask=%s%d\nsched=%s\n\n", i, at,
+                                               kind_prefix[t->kind], n, sched);
+                }
         }
         if (expect)
                 g_string_append_printf(o, "[expect]\n%s", expect);
@@ -717,6 +786,8 @@ static int reductions(const struct hscn *s, struct hscn *out, int max)
                 ADD({ c->duration_ns /= 2; });
         if (s->key >= 0)
                 ADD({ c->key = -1; });
+        if (s->tick_hz)
+                ADD({ c->tick_hz = 0; });
         if (s->prio_change_ns)
                 ADD({ c->prio_change_ns = 0; });
         if (s->prio_change_ns && round_2sig(s->prio_change_ns) != s->prio_change_ns)
@@ -734,6 +805,10 @@ static int reductions(const struct hscn *s, struct hscn *out, int max)
                         ADD({ c->tasks[i].gap_ns = 0; });
                 if (t->kind == HT_HOG && t->repeat)
                         ADD({ c->tasks[i].repeat = false; });
+                if (t->event_ns)
+                        ADD({ c->tasks[i].event_ns = 0; });
+                if (t->kind == HT_SYNCER && t->mutex >= 0)
+                        ADD({ c->tasks[i].mutex = -1; });
                 if ((t->kind == HT_READER || t->kind == HT_UPDATER) && t->rt_prio)
                         ADD({ c->tasks[i].rt_prio = 0; });
                 if (t->rt_prio % 10 && t->rt_prio > 10)
@@ -984,9 +1059,11 @@ int cli_hunt(int argc, char **argv)
 
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_option_context_set_description(ctx,
-                "Generates scenarios from a grammar of the scenario language (CPUs, readers with classes,\n"
-                "affinities, section lengths, nesting and mutexes; RT hogs; updaters; periodic RT tasks;\n"
-                "mutex owners), runs each under P (and Q) over --seeds seeds, and checks the properties:\n"
+                "Generates scenarios from a grammar of the scenario language (CPUs, tick, readers with\n"
+                "classes, affinities, section lengths, nesting and mutexes; RT hogs; call_rcu updaters and\n"
+                "synchronize_rcu callers; periodic RT tasks; mutex owners; device interrupts; [event]s that\n"
+                "change a class; P's own [policy] keys), runs each under P (and Q) over --seeds seeds, and\n"
+                "checks the properties:\n"
                 "no safety violation, no OOM (32 MiB), no deadlock, no task boosted outside its critical\n"
                 "section for more than a tick, and each --property.  A finding fails P in at least half\n"
                 "the seeds (and holds under Q in all); it is shrunk and written to DIR/findings/NNN-PROPERTY.scn\n"
@@ -1090,7 +1167,7 @@ int cli_hunt(int argc, char **argv)
                         unsigned long how = gsl_rng_uniform_int(h.rng, 4);
 
                         if (how < 2 || (how == 2 && corpus->len == 0) || (how == 3 && nnovel == 0)) {
-                                hscn_random(h.rng, ops[0], &s);
+                                hscn_random(h.rng, ops[0], ops[1], &s);
                         } else {
                                 s = how == 2 ? g_array_index(corpus, struct heval,
                                                              gsl_rng_uniform_int(h.rng, corpus->len)).s
