@@ -205,6 +205,20 @@ START_TEST(nothing_found_is_said)
 }
 END_TEST
 
+/* SIGINT stops a hunt between batches, keeping what it found and saying so. */
+START_TEST(sigint_stops_a_hunt_and_keeps_its_log)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *script = g_strdup_printf(
+                "cd '%s' || exit; \"$RCUBOOST_BIN\" hunt --policy none --budget 100000runs --seeds 1 --out h -q & "
+                "pid=$!; sleep 2; kill -INT $pid; wait $pid; echo status=$?; cat h/hunt.txt", dir);
+        struct result r = run_cli_sh(script);
+
+        ck_assert_msg(strstr(r.out, "status=130") && strstr(r.out, "(interrupted)"), "%s%s", r.out, r.err);
+        result_clear(&r);
+}
+END_TEST
+
 START_TEST(bad_input_is_refused)
 {
         const char *cases[][6] = {
@@ -234,6 +248,7 @@ static Suite *hunt_suite(void)
 
         tcase_add_test(tc, bad_input_is_refused);
         tcase_add_test(tc, nothing_found_is_said);
+        tcase_add_test(tc, sigint_stops_a_hunt_and_keeps_its_log);
         tcase_add_test(tc, hunts_are_deterministic_across_jobs);
         tcase_add_test(tc, none_versus_booster_finds_a_stalled_reader);
         tcase_add_test(tc, pi_lock_versus_booster_finds_an_rt_reader);

@@ -586,6 +586,7 @@ struct hunt {
         guint64 max_runs;               /* 0: no run budget */
         gint64 deadline_us;             /* 0: no time budget */
         int jobs;
+        const char *given;              /* the --property options, as a command line repeats them, or "" */
         GThreadPool *pool;
         GMutex lock;
         GCond done;
@@ -897,9 +898,9 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                         line[p] = g_strdup_printf("%s.%s", h->policy[p], pr->line);
                 }
         }
-        g_string_append_printf(head, "# %s -- found by `rcuboost hunt --policy %s%s%s --seed %" G_GUINT64_FORMAT
+        g_string_append_printf(head, "# %s -- found by `rcuboost hunt --policy %s%s%s%s --seed %" G_GUINT64_FORMAT
                                "`, then shrunk.\n", scn_name, h->policy[0], h->policy[1] ? " --versus " : "",
-                               h->policy[1] ? h->policy[1] : "", hunt_seed);
+                               h->policy[1] ? h->policy[1] : "", h->given, hunt_seed);
         g_string_append_printf(head, "# %s fails %s in %d of %d seeds (the first: seed %" G_GUINT64_FORMAT
                                "; the stall report's first reader: %s)", h->policy[0], pr->line, ev->fails[0][k],
                                h->nseeds, seed, ev->mechanism[k]);
@@ -1131,11 +1132,16 @@ int cli_hunt(int argc, char **argv)
         }
         for (int p = 0; p < 2 && h.policy[p]; p++)
                 h.tick_ns[p] = policy_tick(h.policy[p]);
+        g_autofree char *props_given = property ? g_strjoinv("' --property '", property) : NULL;
+        g_autofree char *props_shown = props_given ? g_strdup_printf(" --property '%s'", props_given) : g_strdup("");
+
+        h.given = props_shown;
         if (!out)
                 out = h.policy[1] ? g_strdup_printf("out/hunt-%s-vs-%s", h.policy[0], h.policy[1])
                                   : g_strdup_printf("out/hunt-%s", h.policy[0]);
         findings_dir = g_build_filename(out, "findings", NULL);
         cli_catch_signals();
+        (void)cli_interrupt_flag();     /* armed: a signal ends the batch in progress, then the hunt */
         lock = output_dir_claim(out, "hunt", ours, &e);
         if (lock < 0 || (g_file_test(findings_dir, G_FILE_TEST_IS_DIR) &&
                          !output_dir_remove(findings_dir, "hunt-findings", finding_files, &e))) {
@@ -1260,9 +1266,6 @@ int cli_hunt(int argc, char **argv)
         g_thread_pool_free(h.pool, FALSE, TRUE);
         {
                 g_autofree char *summary_path = g_build_filename(out, "hunt.txt", NULL);
-                g_autofree char *props_given = property ? g_strjoinv("' --property '", property) : NULL;
-                g_autofree char *props_shown = props_given ? g_strdup_printf(" --property '%s'", props_given)
-                                                           : g_strdup("");
                 g_autofree char *summary = g_strdup_printf(
                         "rcuboost hunt --policy %s%s%s%s --seed %" G_GUINT64_FORMAT " --seeds %d --budget %s\n"
                         "%" G_GUINT64_FORMAT " runs in %" G_GUINT64_FORMAT " batches; %d finding%s%s\n"
