@@ -591,23 +591,20 @@ struct hunt {
         GMutex lock;
         GCond done;
         int pending;
-        bool quiet, tty;
+        bool tty;                       /* progress on a terminal */
 };
 
-/* How near @x came to failing on @r: 1 at the bound, above 1 past it. */
-static double margin_of(const struct expectation *x, const struct report *r)
+/* How near @x came to failing on @r, where it measured @actual (@outcome,
+ * from expect_eval()): 1 at the bound, above 1 past it. */
+static double margin_of(const struct expectation *x, const struct report *r, enum expect_outcome outcome,
+                        double actual)
 {
-        double actual;
-        gboolean at_least;
-        const char *key;
-
         if (!strcmp(x->metric, "oom")) {
                 double peak;
 
                 return report_lookup(r, "memory.peak_bytes", &peak) ? peak / (double)HUNT_MEMORY_LIMIT : 0;
         }
-        if (expect_eval(x, r, &actual, &at_least, &key) != EXPECT_PASS && expect_eval(x, r, &actual, &at_least,
-                                                                                     &key) != EXPECT_FAIL)
+        if (outcome != EXPECT_PASS && outcome != EXPECT_FAIL)
                 return 0;
         switch (x->op) {
         case EXPECT_LE:
@@ -666,13 +663,15 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
                                         fail = v > h->tick_ns[p];
                                         worst[p][k] = MAX(worst[p][k], v / (double)h->tick_ns[p]);
                                 } else {
-                                        double actual;
+                                        double actual = 0, margin;
                                         gboolean at_least;
                                         const char *key;
+                                        enum expect_outcome outcome = expect_eval(pr->x, sim_report(sim), &actual,
+                                                                                  &at_least, &key);
 
-                                        fail = expect_eval(pr->x, sim_report(sim), &actual, &at_least, &key) ==
-                                               EXPECT_FAIL;
-                                        worst[p][k] = MAX(worst[p][k], margin_of(pr->x, sim_report(sim)));
+                                        fail = outcome == EXPECT_FAIL;
+                                        margin = margin_of(pr->x, sim_report(sim), outcome, actual);
+                                        worst[p][k] = MAX(worst[p][k], margin);
                                 }
                                 if (fail && !ev->fails[p][k]++ && p == 0) {
                                         ev->first_fail[k] = seed;
