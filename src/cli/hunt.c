@@ -130,7 +130,7 @@ static GArray *default_props(void)
 
 /* How a run failed, for telling findings apart: the state of the first
  * reader its stall report names ("preempted", "blocked on a mutex"), or a
- * kernel thread that could not run, or "-". */
+ * kernel thread that could not run, or "no stall". */
 static const char *mechanism_of(const struct report *r)
 {
         const char *state = report_lookup_string(r, "stall_report.readers.0.state");
@@ -140,7 +140,7 @@ static const char *mechanism_of(const struct report *r)
                 return state;
         if (report_lookup(r, "stall_report.kthread_count", &kthreads) && kthreads > 0)
                 return "a kernel thread starved";
-        return "-";
+        return "no stall";
 }
 
 struct hunt;
@@ -155,6 +155,7 @@ struct heval {
         char mechanism[16][24];         /* ... and how it failed there (mechanism_of()) */
         double margin;                  /* P's nearest approach to failing (1: at the bound), less Q's */
         uint64_t cov[64];               /* P's policy state transitions over its runs (sim_policy_coverage()) */
+        int64_t tick_ns[2];             /* the scheduling-clock tick each policy ran with (a per_tick bound) */
         int runs;
 };
 
@@ -162,7 +163,6 @@ struct hunt {
         const char *policy[2];          /* P, and Q or NULL */
         GArray *props;                  /* struct hprop */
         int nseeds;
-        int64_t tick_ns[2];             /* each policy's scheduling-clock tick, for per_tick */
         gsl_rng *rng;
         guint64 runs;                   /* simulations run so far */
         guint64 max_runs;               /* 0: no run budget */
@@ -227,6 +227,8 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
                                 scenario_free(sc);
                                 return;
                         }
+                        /* the candidate's tick_hz, else the kernel generation's */
+                        ev->tick_ns[p] = NSEC_PER_SEC / sim_kernel(sim)->tick_hz;
                         sim_run(sim);
                         finished = sim_finish(sim, &e);
                         ev->runs++;
@@ -242,8 +244,8 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
                                         double v = 0;
 
                                         report_lookup(sim_report(sim), "policy_stats.boosted_outside_cs_ns", &v);
-                                        fail = v > h->tick_ns[p];
-                                        worst[p][k] = MAX(worst[p][k], v / (double)h->tick_ns[p]);
+                                        fail = v > ev->tick_ns[p];
+                                        worst[p][k] = MAX(worst[p][k], v / (double)ev->tick_ns[p]);
                                 } else {
                                         double actual = 0, margin;
                                         gboolean at_least;
@@ -273,6 +275,18 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
         ev->margin = 0;
         for (guint k = 0; k < h->props->len; k++)
                 ev->margin = MAX(ev->margin, worst[0][k] - worst[1][k]);
+}
+
+/* Property @pr as an [expect] line without its policy, with the bound it
+ * had under policy @p on @ev: "boosted_outside_cs_ns<=4ms" at HZ=250. */
+static char *prop_text(const struct hprop *pr, const struct heval *ev, int p)
+{
+        g_autofree char *tick = NULL;
+
+        if (!pr->per_tick)
+                return g_strdup(pr->line);
+        tick = hscn_format_ns(ev->tick_ns[p]);
+        return g_strdup_printf("boosted_outside_cs_ns<=%s", tick);
 }
 
 /* P fails property @k: in one seed for a correctness property (a safety
@@ -390,24 +404,24 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
         for (int p = 0; p < 2 && h->policy[p]; p++) {
                 if (!pr->x)
                         continue;
-                if (pr->per_tick) {
-                        g_autofree char *tick = hscn_format_ns(h->tick_ns[p]);
+                g_autofree char *bound = prop_text(pr, ev, p);
 
-                        line[p] = g_strdup_printf("%s.boosted_outside_cs_ns<=%s", h->policy[p], tick);
-                } else {
-                        line[p] = g_strdup_printf("%s.%s", h->policy[p], pr->line);
-                }
+                line[p] = g_strdup_printf("%s.%s", h->policy[p], bound);
         }
         g_string_append_printf(head, "# %s -- found by `rcuboost hunt --policy %s%s%s%s --seed %" G_GUINT64_FORMAT
                                "`, then shrunk.\n", scn_name, h->policy[0], h->policy[1] ? " --versus " : "",
                                h->policy[1] ? h->policy[1] : "", h->given, hunt_seed);
+        g_autofree char *failed = prop_text(pr, ev, 0);
+        const char *how = ev->mechanism[k];
+        bool reader = strcmp(how, "no stall") && strcmp(how, "a kernel thread starved");
+
         g_string_append_printf(head, "# %s fails %s in %d of %d seeds (the first: seed %" G_GUINT64_FORMAT
-                               "; the stall report's first reader: %s)", h->policy[0], pr->line, ev->fails[0][k],
-                               h->nseeds, seed, ev->mechanism[k]);
+                               "; %s%s)", h->policy[0], failed, ev->fails[0][k], h->nseeds, seed,
+                               reader ? "the stall report's first reader: " : "", how);
         if (h->policy[1])
                 g_string_append_printf(head, "; %s holds it in all %d", h->policy[1], h->nseeds);
         g_string_append_printf(head, ".\n# `rcuboost check --policies %s%s%s %s` replays it: the %s line fails.\n"
-                               "# %s: the failing run's summary and stall report.\n\n",
+                               "# %s: the failing run's summary, stall report and summary.json.\n\n",
                                h->policy[0], h->policy[1] ? "," : "", h->policy[1] ? h->policy[1] : "", scn_name,
                                h->policy[0], txt_name);
         g_string_append_printf(expect, "seeds=%d\n", h->nseeds);
@@ -438,8 +452,12 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                         sim_run(sim);
                         if (!sim_finish(sim, &e))
                                 fprintf(outfile_stream(o), "the run failed: %s\n\n", e->message);
-                        if (sim_report(sim))
+                        if (sim_report(sim)) {
+                                /* the summary for a person; summary.json for the policy's own counters */
                                 sim_print_summary(sim, outfile_stream(o));
+                                fputs("\nsummary.json:\n", outfile_stream(o));
+                                report_write_json(sim_report(sim), outfile_stream(o));
+                        }
                         sim_free(sim);
                 } else {
                         fprintf(outfile_stream(o), "cannot replay: %s\n", e ? e->message : "?");
@@ -496,20 +514,6 @@ static void corpus_offer(GArray *corpus, struct heval *ev)
                 heval_clear(&g_array_index(corpus, struct heval, corpus->len - 1));
                 g_array_set_size(corpus, HUNT_CORPUS);
         }
-}
-
-static int64_t policy_tick(const char *policy)
-{
-        struct hscn s = { .key = -1, .cpus = 1, .duration_ns = NSEC_PER_SEC, .ntasks = 0 };
-        g_autofree char *text = hscn_render(&s, 1, NULL, NULL);
-        struct scenario *sc = scenario_load_data(text, "hunt.scn", NULL, NULL);
-        struct kernel_env env;
-        int64_t tick = NSEC_PER_MSEC;
-
-        if (sc && sim_kernel_env(sc, policy, &env, NULL))
-                tick = NSEC_PER_SEC / env.tick_hz;
-        scenario_free(sc);
-        return tick;
 }
 
 int cli_hunt(int argc, char **argv)
@@ -630,8 +634,6 @@ int cli_hunt(int argc, char **argv)
                 if (h.deadline_us)
                         h.deadline_us += g_get_monotonic_time();
         }
-        for (int p = 0; p < 2 && h.policy[p]; p++)
-                h.tick_ns[p] = policy_tick(h.policy[p]);
         g_autofree char *props_given = property ? g_strjoinv("' --property '", property) : NULL;
         g_autofree char *props_shown = props_given ? g_strdup_printf(" --property '%s'", props_given) : g_strdup("");
 
@@ -729,11 +731,14 @@ int cli_hunt(int argc, char **argv)
                         }
                         struct hprop *pr = &g_array_index(h.props, struct hprop, k);
                         guint64 found_at = h.runs;
+                        g_autofree char *failed = prop_text(pr, ev, 0);
 
                         if (!quiet)
                                 fprintf(stderr, "%srcuboost: found: %s fails %s (%d of %d seeds); shrinking...\n",
-                                        h.tty ? "\r\033[K" : "", h.policy[0], pr->line, ev->fails[0][k], seeds);
+                                        h.tty ? "\r\033[K" : "", h.policy[0], failed, ev->fails[0][k], seeds);
                         shrink(&h, ev, k);
+                        g_free(failed);
+                        failed = prop_text(pr, ev, 0);          /* the shrunk candidate's tick */
                         g_hash_table_add(found, what);
                         nfound++;
                         if (!write_finding(&h, findings_dir, nfound, ev, k, hunt_seed, &e)) {
@@ -743,7 +748,7 @@ int cli_hunt(int argc, char **argv)
                         }
                         g_string_append_printf(log, "finding %03d: %s fails %s in %d of %d seeds (%s); found after %"
                                                G_GUINT64_FORMAT " runs, shrunk to %d tasks on %d CPU%s in %"
-                                               G_GUINT64_FORMAT " more\n", nfound, h.policy[0], pr->line,
+                                               G_GUINT64_FORMAT " more\n", nfound, h.policy[0], failed,
                                                ev->fails[0][k], seeds, ev->mechanism[k], found_at, ev->s.ntasks, ev->s.cpus,
                                                ev->s.cpus == 1 ? "" : "s", h.runs - found_at);
                         if (!quiet)
