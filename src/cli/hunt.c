@@ -444,7 +444,7 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                 return FALSE;
         {
                 GError *e = NULL;
-                struct scenario *sc = scenario_load_data(ev->text, path, NULL, &e);
+                struct scenario *sc = scenario_load_data(ev->text, scn_name, NULL, &e);
                 struct sim *sim = sc ? sim_new(sc, &(struct sim_options){ .policy = h->policy[0], .seed = seed,
                                                                           .seed_set = true }, &e) : NULL;
 
