@@ -330,8 +330,11 @@ char *hscn_render(const struct hscn *s, uint64_t seed, const char *header, const
                                                kind_prefix[t->kind], index[t->kind]++, t->cpu, sched, gap, len);
                         continue;
                 }
-                g_string_append_printf(o, "[task:%s%d]\nsched=%s\n", kind_prefix[t->kind], index[t->kind]++, sched);
-                if (t->cpu >= 0)
+                /* the defaults go unsaid: SCHED_NORMAL nice 0, and any CPU of one */
+                g_string_append_printf(o, "[task:%s%d]\n", kind_prefix[t->kind], index[t->kind]++);
+                if (t->rt_prio)
+                        g_string_append_printf(o, "sched=%s\n", sched);
+                if (t->cpu >= 0 && s->cpus > 1)
                         g_string_append_printf(o, "affinity=%d\n", t->cpu);
                 if (t->count > 1)
                         g_string_append_printf(o, "count=%d\n", t->count);
@@ -413,12 +416,28 @@ static int64_t round_125(int64_t ns)
 }
 
 
+/* One significant digit (at least 1 us): 73 ms -> 70 ms, between 1-2-5 and two digits. */
+static int64_t round_1sig(int64_t ns)
+{
+        int64_t p = NSEC_PER_USEC;
+
+        while (ns / p >= 10)
+                p *= 10;
+        return MAX(NSEC_PER_USEC, (ns + p / 2) / p * p);
+}
+
 /* Every one-step simplification of @s, simplest first; returns how many. */
 int hscn_reductions(const struct hscn *s, struct hscn *out, int max)
 {
         int n = 0;
 
 #define ADD(edit) do { if (n < max) { out[n] = *s; { struct hscn *c = &out[n]; edit; } n++; } } while (0)
+#define ADD_ROUNDED(field) do { \
+                if (t->field && round_1sig(t->field) != t->field && round_1sig(t->field) != round_125(t->field)) \
+                        ADD({ c->tasks[i].field = round_1sig(t->field); }); \
+                if (t->field && round_2sig(t->field) != t->field && round_2sig(t->field) != round_1sig(t->field)) \
+                        ADD({ c->tasks[i].field = round_2sig(t->field); }); \
+        } while (0)
         for (int i = s->ntasks - 1; i >= 0 && s->ntasks > 1; i--)
                 ADD({ memmove(&c->tasks[i], &c->tasks[i + 1], (size_t)(c->ntasks - i - 1) * sizeof(c->tasks[0]));
                       c->ntasks--; });
@@ -456,22 +475,25 @@ int hscn_reductions(const struct hscn *s, struct hscn *out, int max)
                         ADD({ c->tasks[i].rt_prio = 0; });
                 if (t->rt_prio % 10 && t->rt_prio > 10)
                         ADD({ c->tasks[i].rt_prio = t->rt_prio / 10 * 10; });
-                if (t->cpu < 0 && s->cpus > 1)
-                        ADD({ c->tasks[i].cpu = 0; });
+                /* a pinned task set free (a hog or an interrupt stays where it is); never the
+                 * other way too, or two edits would undo each other for ever */
+                if (t->cpu >= 0 && s->cpus > 1 && t->kind != HT_HOG && t->kind != HT_IRQ)
+                        ADD({ c->tasks[i].cpu = -1; });
                 if (t->kind == HT_PERIODIC && (round_125(t->len_ns) != t->len_ns || round_125(t->gap_ns) != t->gap_ns))
                         ADD({ c->tasks[i].len_ns = round_125(t->len_ns); c->tasks[i].gap_ns = round_125(t->gap_ns); });
                 if (t->len_ns && round_125(t->len_ns) != t->len_ns)
                         ADD({ c->tasks[i].len_ns = round_125(t->len_ns); });
                 if (t->gap_ns && round_125(t->gap_ns) != t->gap_ns)
                         ADD({ c->tasks[i].gap_ns = round_125(t->gap_ns); });
-                /* when 1-2-5 moves it too far: two digits */
-                if (t->len_ns && round_2sig(t->len_ns) != t->len_ns)
-                        ADD({ c->tasks[i].len_ns = round_2sig(t->len_ns); });
-                if (t->gap_ns && round_2sig(t->gap_ns) != t->gap_ns)
-                        ADD({ c->tasks[i].gap_ns = round_2sig(t->gap_ns); });
                 if (t->start_ns && round_125(t->start_ns) != t->start_ns)
                         ADD({ c->tasks[i].start_ns = round_125(t->start_ns); });
+                /* when 1-2-5 moves it too far: one digit, else two (any change re-rolls the
+                 * run's timing, so each is another chance to keep the failure) */
+                ADD_ROUNDED(len_ns);
+                ADD_ROUNDED(gap_ns);
+                ADD_ROUNDED(start_ns);
         }
+#undef ADD_ROUNDED
 #undef ADD
         return n;
 }

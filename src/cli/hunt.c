@@ -36,8 +36,10 @@
 #include "../sim/units.h"
 
 #define HUNT_BATCH 8            /* candidates per batch, whatever -j: results do not depend on -j */
-#define HUNT_CORPUS 8           /* candidates kept for mutation: the nearest to failing ... */
-#define HUNT_NOVEL 16           /* ... and the latest that took the policy somewhere new */
+#define HUNT_CORPUS 8           /* candidates kept for mutation: the nearest to failing */
+#define HUNT_SHRINK_RUNS 4000   /* simulations a finding's shrinking may take */
+#define HUNT_REDUCTIONS 256     /* one-step simplifications: up to ~21 per task, HSCN_MAX_TASKS tasks */
+#define HUNT_EDGES 4096         /* policy state transitions: bit T of word F of sim_policy_coverage() */
 #define HUNT_MEMORY_LIMIT (32 * 1048576LL)
 
 
@@ -157,6 +159,7 @@ struct heval {
         uint64_t cov[64];               /* P's policy state transitions over its runs (sim_policy_coverage()) */
         int64_t tick_ns[2];             /* the scheduling-clock tick each policy ran with (a per_tick bound) */
         int runs;
+        int only;                       /* shrinking: 1 + the property it must fail; Q runs only if P fails it */
 };
 
 struct hunt {
@@ -200,6 +203,17 @@ static double margin_of(const struct expectation *x, const struct report *r, enu
         }
 }
 
+/* P fails property @k: in one seed for a correctness property (a safety
+ * violation, a deadlock, a boost left behind: one occurrence is the bug),
+ * else in at least half -- and Q in none. */
+static bool fails_prop(const struct hunt *h, const struct heval *ev, int k)
+{
+        const struct hprop *pr = &g_array_index(h->props, struct hprop, k);
+
+        return !ev->bad && ev->fails[0][k] > 0 && (pr->correctness || 2 * ev->fails[0][k] >= h->nseeds) &&
+               (!h->policy[1] || ev->fails[1][k] == 0);
+}
+
 static void eval_candidate(struct hunt *h, struct heval *ev)
 {
         GError *e = NULL;
@@ -213,7 +227,10 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
                 return;
         }
         for (int p = 0; p < 2 && h->policy[p]; p++) {
-                for (int i = 0; i < h->nseeds; i++) {
+                /* shrinking asks one question: Q matters only if P still fails, and only until Q fails too */
+                if (p == 1 && ev->only && !fails_prop(h, ev, ev->only - 1))
+                        break;
+                for (int i = 0; i < h->nseeds && !(p == 1 && ev->only && ev->fails[1][ev->only - 1]); i++) {
                         uint64_t seed = 1 + (uint64_t)i;
                         struct sim *sim = sim_new(sc, &(struct sim_options){ .policy = h->policy[p],
                                                                              .seed = seed, .seed_set = true,
@@ -289,18 +306,6 @@ static char *prop_text(const struct hprop *pr, const struct heval *ev, int p)
         return g_strdup_printf("boosted_outside_cs_ns<=%s", tick);
 }
 
-/* P fails property @k: in one seed for a correctness property (a safety
- * violation, a deadlock, a boost left behind: one occurrence is the bug),
- * else in at least half -- and Q in none. */
-static bool fails_prop(const struct hunt *h, const struct heval *ev, int k)
-{
-        const struct hprop *pr = &g_array_index(h->props, struct hprop, k);
-
-        return !ev->bad && ev->fails[0][k] > 0 && (pr->correctness || 2 * ev->fails[0][k] >= h->nseeds) &&
-               (!h->policy[1] || ev->fails[1][k] == 0);
-}
-
-
 static void pool_work(gpointer data, gpointer user)
 {
         struct hunt *h = user;
@@ -349,38 +354,52 @@ static bool out_of_budget(const struct hunt *h)
 /* ---- shrinking ---- */
 
 /* Shrink @best while it stays a finding for property @k, failing the same
- * way; @best gets the last failing evaluation. */
+ * way; @best gets the last failing evaluation.  Passes over the list of
+ * one-step simplifications: an edit that keeps the failure is taken and the
+ * pass goes on from there (the list of the new tree, at about the same
+ * place), so a late edit is not paid for by re-trying every earlier one;
+ * passes repeat until one takes nothing. */
 static void shrink(struct hunt *h, struct heval *best, int k)
 {
         char mechanism[sizeof(best->mechanism[0])];
-        struct hscn cand[64];
+        g_autofree struct hscn *cand = g_new(struct hscn, HUNT_REDUCTIONS);
         struct heval evs[HUNT_BATCH];
         guint64 spent = 0;
-        bool progress = true;
+        int from = 0;
+        bool taken = false;             /* in this pass */
 
         g_strlcpy(mechanism, best->mechanism[k], sizeof(mechanism));
-        while (progress && spent < 4000 && !cli_interrupt_status()) {
-                int n = hscn_reductions(&best->s, cand, (int)G_N_ELEMENTS(cand));
+        while (spent < HUNT_SHRINK_RUNS && !cli_interrupt_status()) {
+                int n = hscn_reductions(&best->s, cand, HUNT_REDUCTIONS);
+                int m, took = -1;
+                guint64 before = h->runs;
 
-                progress = false;
-                for (int from = 0; from < n && !progress; from += HUNT_BATCH) {
-                        int m = MIN(HUNT_BATCH, n - from);
-                        guint64 before = h->runs;
-
-                        for (int i = 0; i < m; i++)
-                                heval_set(&evs[i], &cand[from + i]);
-                        eval_batch(h, evs, m);
-                        spent += h->runs - before;
-                        for (int i = 0; i < m; i++) {
-                                if (!progress && fails_prop(h, &evs[i], k) && !strcmp(evs[i].mechanism[k], mechanism)) {
-                                        heval_clear(best);
-                                        *best = evs[i];
-                                        progress = true;
-                                } else {
-                                        heval_clear(&evs[i]);
-                                }
+                if (from >= n) {
+                        if (!taken)
+                                break;
+                        from = 0;
+                        taken = false;
+                        continue;
+                }
+                m = MIN(HUNT_BATCH, n - from);
+                for (int i = 0; i < m; i++) {
+                        heval_set(&evs[i], &cand[from + i]);
+                        evs[i].only = k + 1;
+                }
+                eval_batch(h, evs, m);
+                spent += h->runs - before;
+                for (int i = 0; i < m; i++) {
+                        if (took < 0 && fails_prop(h, &evs[i], k) && !strcmp(evs[i].mechanism[k], mechanism)) {
+                                heval_clear(best);
+                                *best = evs[i];
+                                took = i;
+                        } else {
+                                heval_clear(&evs[i]);
                         }
                 }
+                if (took >= 0)
+                        taken = true;
+                from += took >= 0 ? took : m;
         }
 }
 
@@ -468,6 +487,65 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
         return outfile_commit(o, error);
 }
 
+/* ---- coverage ---- */
+
+/* Every policy state transition the search has seen, how many candidates
+ * took it, and the latest that did.  A quarter of each batch mutates the
+ * keeper of a transition drawn with weight 1/hits, so the rarest transitions
+ * get the most mutations -- booster-8state's BOOSTING -> UNBOOST_IDLE (the
+ * Jan 2 race) over its everyday IDLE -> BLOCKED -- as a fuzzer favours the
+ * inputs that reach rare branches.  A transition never seen before weighs 1. */
+struct edges {
+        guint32 hits[HUNT_EDGES];
+        struct hscn *keeper[HUNT_EDGES];
+        int seen;
+};
+
+/* Count @ev's transitions; it becomes their keeper. */
+static void edges_note(struct edges *g, const struct heval *ev)
+{
+        for (int e = 0; e < HUNT_EDGES; e++) {
+                if (!(ev->cov[e / 64] >> (e % 64) & 1))
+                        continue;
+                if (!g->hits[e]++) {
+                        g->keeper[e] = g_new(struct hscn, 1);
+                        g->seen++;
+                }
+                *g->keeper[e] = ev->s;
+        }
+}
+
+/* The keeper of a transition drawn with weight 1/hits, or NULL before any. */
+static const struct hscn *edges_pick(const struct edges *g, gsl_rng *r)
+{
+        double total = 0, at;
+
+        for (int e = 0; e < HUNT_EDGES; e++)
+                if (g->hits[e])
+                        total += 1.0 / g->hits[e];
+        if (total == 0)
+                return NULL;
+        at = gsl_rng_uniform(r) * total;
+        for (int e = 0; e < HUNT_EDGES; e++) {
+                if (!g->hits[e])
+                        continue;
+                at -= 1.0 / g->hits[e];
+                if (at < 0)
+                        return g->keeper[e];
+        }
+        for (int e = HUNT_EDGES - 1; e >= 0; e--)       /* rounding left a sliver: the last */
+                if (g->hits[e])
+                        return g->keeper[e];
+        return NULL;
+}
+
+static void edges_free(struct edges *g)
+{
+        for (int e = 0; e < HUNT_EDGES; e++)
+                g_free(g->keeper[e]);
+        g_free(g);
+}
+
 /* ---- the search ---- */
 
 /* "500runs" / "500": a number of simulations; else a duration ("10min"). */
@@ -547,10 +625,7 @@ int cli_hunt(int argc, char **argv)
         const struct boost_policy_ops *ops[2] = { NULL, NULL };
         struct hunt h = { 0 };
         g_autoptr(GArray) corpus = g_array_new(FALSE, TRUE, sizeof(struct heval));
-        struct hscn novel[HUNT_NOVEL];
-        int nnovel = 0, novel_next = 0;
-        uint64_t seen[64] = { 0 };
-        int edges = 0;
+        struct edges *edges = NULL;
         g_autofree char *findings_dir = NULL;
         static const char *const ours[] = { "hunt.txt", "findings/", NULL };
         static const char *const finding_files[] = { "*.scn", "*.txt", NULL };
@@ -651,6 +726,7 @@ int cli_hunt(int argc, char **argv)
                 g_error_free(e);
                 return EXIT_USAGE;
         }
+        edges = g_new0(struct edges, 1);
         h.rng = gsl_rng_alloc(gsl_rng_mt19937);
         gsl_rng_set(h.rng, hunt_seed);
         h.jobs = jobs > 0 ? jobs : (int)g_get_num_processors();
@@ -671,15 +747,15 @@ int cli_hunt(int argc, char **argv)
 
                 for (int i = 0; i < HUNT_BATCH; i++) {
                         struct hscn s;
-
                         unsigned long how = gsl_rng_uniform_int(h.rng, 4);
+                        const struct hscn *rare = how == 3 ? edges_pick(edges, h.rng) : NULL;
 
-                        if (how < 2 || (how == 2 && corpus->len == 0) || (how == 3 && nnovel == 0)) {
+                        if (how < 2 || (how == 2 && corpus->len == 0) || (how == 3 && !rare)) {
                                 hscn_random(h.rng, ops[0], ops[1], &s);
                         } else {
                                 s = how == 2 ? g_array_index(corpus, struct heval,
                                                              gsl_rng_uniform_int(h.rng, corpus->len)).s
-                                             : novel[gsl_rng_uniform_int(h.rng, (unsigned long)nnovel)];
+                                             : *rare;
                                 for (int m = 1 + (int)gsl_rng_uniform_int(h.rng, 3); m > 0; m--)
                                         hscn_mutate(h.rng, &s);
                         }
@@ -709,21 +785,7 @@ int cli_hunt(int argc, char **argv)
                                 heval_clear(ev);
                                 continue;
                         }
-                        {
-                                bool new_edge = false;
-
-                                for (int w = 0; w < 64; w++)
-                                        if (ev->cov[w] & ~seen[w]) {
-                                                edges += __builtin_popcountll(ev->cov[w] & ~seen[w]);
-                                                seen[w] |= ev->cov[w];
-                                                new_edge = true;
-                                        }
-                                if (new_edge) {         /* kept, whatever its margin */
-                                        novel[novel_next] = ev->s;
-                                        novel_next = (novel_next + 1) % HUNT_NOVEL;
-                                        nnovel = MIN(nnovel + 1, HUNT_NOVEL);
-                                }
-                        }
+                        edges_note(edges, ev);
                         if (k < 0 || nfound >= max_findings) {
                                 best_margin = MAX(best_margin, ev->margin);
                                 corpus_offer(corpus, ev);
@@ -763,7 +825,7 @@ int cli_hunt(int argc, char **argv)
 
                         fprintf(stderr, "\r\033[Krcuboost: %" G_GUINT64_FORMAT " runs, %d finding%s, best margin %.2f, "
                                 "%d policy transitions, about %.0f s left", h.runs, nfound, nfound == 1 ? "" : "s",
-                                best_margin, edges, MAX(0, left_s));
+                                best_margin, edges->seen, MAX(0, left_s));
                 }
         }
         if (h.tty)
@@ -778,7 +840,7 @@ int cli_hunt(int argc, char **argv)
                         "policy state transitions seen: %d\n%s",
                         h.policy[0], h.policy[1] ? " --versus " : "", h.policy[1] ? h.policy[1] : "", props_shown,
                         hunt_seed, seeds, budget ? budget : "1000runs", h.runs, batches, nfound, nfound == 1 ? "" : "s",
-                        cli_interrupt_status() ? " (interrupted)" : "", best_margin, edges, log->str);
+                        cli_interrupt_status() ? " (interrupted)" : "", best_margin, edges->seen, log->str);
 
                 if (!output_set_contents(summary_path, summary, -1, &e)) {
                         fprintf(stderr, "rcuboost: %s\n", e->message);
@@ -797,6 +859,7 @@ int cli_hunt(int argc, char **argv)
         for (guint i = 0; i < corpus->len; i++)
                 heval_clear(&g_array_index(corpus, struct heval, i));
         g_string_free(log, TRUE);
+        edges_free(edges);
         gsl_rng_free(h.rng);
         g_mutex_clear(&h.lock);
         g_cond_clear(&h.done);
