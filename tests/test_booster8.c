@@ -9,7 +9,8 @@
 /* Two CPUs: reader and hog on CPU 0, the booster pinned to CPU 1.  The
  * reader is preempted with 0.5 ms of its critical section left; the booster
  * reaches it at 31 ms and needs 2 ms to finish boosting. */
-#define RACE(program, extra) "[scenario]\ncpus=2\nduration=200ms\n" \
+#define RACE(program, extra) RACE_FOR("200ms", program, extra)
+#define RACE_FOR(duration, program, extra) "[scenario]\ncpus=2\nduration=" duration "\n" \
         "[costs]\ncontext_switch=0\nrcu_read_lock=0\nrcu_read_unlock=0\ncallback=0\nprio_change=2ms\n" \
         "[event:pin]\nat=0\ntask=rcu_booster\naffinity=1\n" \
         "[task:reader]\nsched=normal:0\naffinity=0\nprogram=" program "\n" \
@@ -49,6 +50,26 @@ START_TEST(unlock_during_boosting_is_unboosted_after_the_fact)
         ck_assert_int_le(summary_value(sim, "policy_stats.boosted_outside_cs_ns"), US(1600));
         /* One atomic per transition, plus the failed cmpxchg. */
         ck_assert_int_eq(summary_value(sim, "policy_stats.atomic_ops"), 5);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
+/* The same race, with the run ending at 32 ms: the reader is still boosted
+ * outside its section, and the unboost never comes -- that half millisecond
+ * counts as boosted outside the section, up to the end of the run. */
+START_TEST(a_boost_held_outside_the_section_at_the_end_counts)
+{
+        struct scenario *sc;
+        struct sim *sim = sim_from_text(RACE_FOR("32ms", "rcu_read_lock; compute 1500us; rcu_read_unlock; compute 5ms; "
+                                                 "sleep 1s", ""), "booster-8state", &sc);
+
+        sim_run(sim);
+        ck_assert_str_eq(policy_state(sim, find_task(sim, "reader")), "UNBOOST_IDLE none");
+        ck_assert_int_eq(summary_value(sim, "policy_stats.readers_still_boosted"), 1);
+        ck_assert_int_eq(summary_value(sim, "policy_stats.boosted_outside_cs"), 1);
+        ck_assert_int_ge(summary_value(sim, "policy_stats.boosted_outside_cs_ns"), US(400));
+        ck_assert_int_le(summary_value(sim, "policy_stats.boosted_outside_cs_ns"), US(600));
         sim_free(sim);
         scenario_free(sc);
 }
@@ -205,6 +226,7 @@ static Suite *booster8_suite(void)
         tcase_add_test(paths, blocked_then_unlocked_before_boost);
         tcase_add_test(paths, readers_are_boosted_to_rt49_whatever_the_booster);
         tcase_add_test(races, unlock_during_boosting_is_unboosted_after_the_fact);
+        tcase_add_test(races, a_boost_held_outside_the_section_at_the_end_counts);
         tcase_add_test(races, reblock_during_unboost_idle_is_queued_again);
         tcase_add_test(races, unlock_then_block_again_before_cleanup_then_unlock);
         tcase_add_test(races, exit_while_being_boosted_waits_for_the_booster);
