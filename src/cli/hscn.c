@@ -487,11 +487,14 @@ int hscn_reductions(const struct hscn *s, struct hscn *out, int max)
                         ADD({ c->tasks[i].gap_ns = round_125(t->gap_ns); });
                 if (t->start_ns && round_125(t->start_ns) != t->start_ns)
                         ADD({ c->tasks[i].start_ns = round_125(t->start_ns); });
+                if (t->event_ns && round_125(t->event_ns) != t->event_ns)
+                        ADD({ c->tasks[i].event_ns = round_125(t->event_ns); });
                 /* when 1-2-5 moves it too far: one digit, else two (any change re-rolls the
                  * run's timing, so each is another chance to keep the failure) */
                 ADD_ROUNDED(len_ns);
                 ADD_ROUNDED(gap_ns);
                 ADD_ROUNDED(start_ns);
+                ADD_ROUNDED(event_ns);
         }
 #undef ADD_ROUNDED
 #undef ADD

@@ -130,19 +130,26 @@ static GArray *default_props(void)
 
 /* ---- evaluating a candidate ---- */
 
-/* How a run failed, for telling findings apart: the state of the first
- * reader its stall report names ("preempted", "blocked on a mutex"), or a
- * kernel thread that could not run, or "no stall". */
-static const char *mechanism_of(const struct report *r)
+/* How a run failed @pr, for telling findings apart, in @buf: a boost left
+ * behind was never undone or was undone late; else the state of the first
+ * reader the stall report names ("preempted", "blocked on a mutex"), with
+ * " (RT)" for a reader of an RT class (a hole of its own: the Nov 2006 code
+ * boosts none), or a kernel thread that could not run, or "no stall". */
+static void mechanism_of(const struct hprop *pr, const struct report *r, char *buf, size_t size)
 {
         const char *state = report_lookup_string(r, "stall_report.readers.0.state");
-        double kthreads = 0;
+        const char *prio = report_lookup_string(r, "stall_report.readers.0.normal_prio");
+        double kthreads = 0, still = 0;
 
-        if (state)
-                return state;
-        if (report_lookup(r, "stall_report.kthread_count", &kthreads) && kthreads > 0)
-                return "a kernel thread starved";
-        return "no stall";
+        if (pr->per_tick)
+                g_strlcpy(buf, report_lookup(r, "policy_stats.readers_still_boosted", &still) && still > 0
+                               ? "never unboosted" : "unboosted late", size);
+        else if (state)
+                g_snprintf(buf, size, "%s%s", state, prio && g_str_has_prefix(prio, "rt:") ? " (RT)" : "");
+        else if (report_lookup(r, "stall_report.kthread_count", &kthreads) && kthreads > 0)
+                g_strlcpy(buf, "a kernel thread starved", size);
+        else
+                g_strlcpy(buf, "no stall", size);
 }
 
 struct hunt;
@@ -154,7 +161,7 @@ struct heval {
         char *why;
         int fails[2][16];               /* [P, Q][property]: failing seeds */
         uint64_t first_fail[16];        /* P's first failing seed per property */
-        char mechanism[16][24];         /* ... and how it failed there (mechanism_of()) */
+        char mechanism[16][32];         /* ... and how it failed there (mechanism_of()) */
         double margin;                  /* P's nearest approach to failing (1: at the bound), less Q's */
         uint64_t cov[64];               /* P's policy state transitions over its runs (sim_policy_coverage()) */
         int64_t tick_ns[2];             /* the scheduling-clock tick each policy ran with (a per_tick bound) */
@@ -276,8 +283,11 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
                                 }
                                 if (fail && !ev->fails[p][k]++ && p == 0) {
                                         ev->first_fail[k] = seed;
-                                        g_strlcpy(ev->mechanism[k], sim_report(sim) ? mechanism_of(sim_report(sim))
-                                                                                    : "-", sizeof(ev->mechanism[k]));
+                                        if (sim_report(sim))
+                                                mechanism_of(pr, sim_report(sim), ev->mechanism[k],
+                                                             sizeof(ev->mechanism[k]));
+                                        else
+                                                g_strlcpy(ev->mechanism[k], "-", sizeof(ev->mechanism[k]));
                                 }
                         }
                         if (p == 0)
@@ -432,11 +442,13 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                                h->policy[1] ? h->policy[1] : "", h->given, hunt_seed);
         g_autofree char *failed = prop_text(pr, ev, 0);
         const char *how = ev->mechanism[k];
-        bool reader = strcmp(how, "no stall") && strcmp(how, "a kernel thread starved");
+        const char *what = pr->per_tick ? "the boost: "
+                           : strcmp(how, "no stall") && strcmp(how, "a kernel thread starved")
+                           ? "the stall report's first reader: " : "";
 
         g_string_append_printf(head, "# %s fails %s in %d of %d seeds (the first: seed %" G_GUINT64_FORMAT
                                "; %s%s)", h->policy[0], failed, ev->fails[0][k], h->nseeds, seed,
-                               reader ? "the stall report's first reader: " : "", how);
+                               what, how);
         if (h->policy[1])
                 g_string_append_printf(head, "; %s holds it in all %d", h->policy[1], h->nseeds);
         g_string_append_printf(head, ".\n# `rcuboost check --policies %s%s%s %s` replays it: the %s line fails.\n"
