@@ -38,6 +38,35 @@ START_TEST(boost_comes_from_priority_inheritance)
 }
 END_TEST
 
+/* A reader moved off its CPU by an affinity change inside its section is
+ * switched out as preempted, and pi-lock boosts it in that hook -- while it
+ * is on no run queue yet (schedule() places it on an allowed CPU after the
+ * hook).  The boost must not look for it on the old CPU's queue. */
+START_TEST(a_reader_moved_off_its_cpu_is_boosted_on_the_way)
+{
+        struct scenario *sc;
+        struct sim *sim;
+        struct task *r;
+
+        g_log_set_always_fatal(G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+        sim = sim_from_text("[scenario]\ncpus=2\nduration=50ms\n" ZERO_COSTS
+                "[task:reader]\nsched=normal:0\naffinity=0\n"
+                "program=rcu_read_lock; compute 10ms; rcu_read_unlock; sleep 1s\n"
+                "[event:move]\nat=1ms\ntask=reader\naffinity=1\n", "pi-lock", &sc);
+        r = find_task(sim, "reader");
+        sim_run_until(sim, MS(2));
+        ck_assert_int_eq(r->cpu, 1);
+        ck_assert_int_eq(r->state, TASK_RUNNING);
+        ck_assert_int_eq(r->rcu_nesting, 1);
+        ck_assert_int_eq(r->prio, PRIO_MAX_RT);         /* boosted at the switch-out */
+        sim_run_until(sim, MS(12));
+        ck_assert_int_eq(r->rcu_nesting, 0);
+        ck_assert_int_eq(r->prio, PRIO_NICE_0);
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 START_TEST(readers_are_boosted_one_at_a_time)
 {
         struct scenario *sc;
@@ -174,6 +203,7 @@ static Suite *pilock_suite(void)
 
         tcase_add_test(pi, boost_comes_from_priority_inheritance);
         tcase_add_test(pi, booster_priority_reaches_the_reader_through_pi);
+        tcase_add_test(pi, a_reader_moved_off_its_cpu_is_boosted_on_the_way);
         tcase_add_test(weak, readers_are_boosted_one_at_a_time);
         tcase_add_test(weak, handoff_race_leaves_a_reader_unboosted);
         tcase_add_test(weak, rt_readers_are_never_boosted);

@@ -798,6 +798,13 @@ static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
 
         switch (t->state) {
         case TASK_RUNNABLE:
+                if (!heap_node_queued(&t->rq_node)) {
+                        /* Being switched out of a CPU its affinity no longer allows
+                         * (a policy's hook boosts it on the way): on no queue until
+                         * schedule() places it, at this priority. */
+                        t->prio = p;
+                        break;
+                }
                 dequeue(sim, cpu, t);
                 t->prio = p;
                 enqueue(sim, cpu, t, false);
