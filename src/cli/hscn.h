@@ -24,7 +24,6 @@
 
 enum htask_kind { HT_READER, HT_HOG, HT_UPDATER, HT_PERIODIC, HT_OWNER, HT_SYNCER, HT_IRQ, HT_KINDS };
 
-
 struct htask {
         enum htask_kind kind;
         int rt_prio;            /* 0: SCHED_NORMAL, else SCHED_FIFO priority */
@@ -33,12 +32,16 @@ struct htask {
         int64_t start_ns;       /* hog: when it arrives */
         int64_t len_ns;         /* reader: critical section (mean); hog: its burst; owner: hold; cyclic: work */
         int64_t gap_ns;         /* reader: sleep between sections (0: back to back); updater, cyclic: period */
-        int mutex;              /* reader: taken inside its section; owner: the one it holds; -1: none */
+        int mutex;              /* reader: taken inside its section (m0); owner: the one it holds (m0 or m1);
+                                 * -1: none */
+        bool chain;             /* owner of m0: takes m1 inside it (an owner chain: reader -> m0 -> m1) */
         bool nested;            /* reader: its section nests a second rcu_read_lock() */
         int kib;                /* updater: each callback's size */
         bool repeat;            /* hog: again and again, sleeping gap_ns between bursts */
         int64_t event_ns;       /* reader, hog: an [event] at this time sets its class to event_prio; 0: none */
         int event_prio;         /* ... 0: SCHED_NORMAL, else FIFO */
+        bool event_moves;       /* ... or, instead, pins it to CPU event_cpu */
+        int event_cpu;
 };
 
 struct hscn {
