@@ -116,4 +116,14 @@ static inline struct task *aging_link_task(GList *link)
         return link->data;
 }
 
+/* The [policy] keys the aging machinery reads (aging_init()), the same in
+ * both policies' tables, after their own booster_prio. */
+#define AGING_POLICY_KEYS \
+        { .name = "booster_period", .type = POLICY_KEY_DURATION, .default_value = "10ms", \
+          .doc = "how long the booster sleeps between passes (HZ/100)" }, \
+        { .name = "aging_elements", .type = POLICY_KEY_INT, .default_value = "4", \
+          .doc = "aging elements per CPU (RCU_BOOST_ELEMENTS)" }, \
+        { .name = "adjust_pi", .type = POLICY_KEY_BOOL, .default_value = "false", \
+          .doc = "also walk the PI chain after boosting (rt_mutex_adjust_pi(), which the 2007 patch did not call)" }
+
 #endif

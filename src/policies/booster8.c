@@ -88,12 +88,7 @@ struct b8_policy {
 static const struct policy_key b8_keys[] = {
         { .name = "booster_prio", .type = POLICY_KEY_SCHED, .default_value = "rr:49",
           .doc = "the booster thread's scheduling; readers are boosted to RT 49 (PREEMPT_RCU_BOOST_PRIO) whatever it is" },
-        { .name = "booster_period", .type = POLICY_KEY_DURATION, .default_value = "10ms",
-          .doc = "how long the booster sleeps between passes (HZ/100)" },
-        { .name = "aging_elements", .type = POLICY_KEY_INT, .default_value = "4",
-          .doc = "aging elements per CPU (RCU_BOOST_ELEMENTS)" },
-        { .name = "adjust_pi", .type = POLICY_KEY_BOOL, .default_value = "false",
-          .doc = "also walk the PI chain after boosting (rt_mutex_adjust_pi(), which the 2007 patch did not call)" },
+        AGING_POLICY_KEYS,
         { .name = NULL },
 };
 
