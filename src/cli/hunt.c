@@ -812,6 +812,7 @@ int cli_hunt(int argc, char **argv)
                         struct heval *ev = &evs[i];
                         int k = -1;
                         char *what = NULL;
+                        bool again = false;     /* fails a property as a finding already did */
 
                         /* one finding per property and mechanism: a stall behind a preempted
                          * reader and one behind a mutex owner are two bugs */
@@ -819,6 +820,7 @@ int cli_hunt(int argc, char **argv)
                                 if (!fails_prop(&h, ev, (int)j))
                                         continue;
                                 what = g_strdup_printf("%u:%s", j, ev->mechanism[j]);
+                                again = true;
                                 if (g_hash_table_contains(found, what))
                                         g_clear_pointer(&what, g_free);
                                 else
@@ -834,6 +836,7 @@ int cli_hunt(int argc, char **argv)
                                                        ev->fails[1][k]);
                                 g_clear_pointer(&what, g_free);
                                 k = -1;
+                                again = false;
                         }
                         if (ev->bad) {
                                 g_string_append_printf(log, "a generated candidate was refused: %s\n",
@@ -843,7 +846,9 @@ int cli_hunt(int argc, char **argv)
                         }
                         edges_note(edges, ev);
                         if (k < 0 || nfound >= max_findings) {
-                                best_margin = MAX(best_margin, ev->margin);
+                                /* the nearest approach of those that did not fail (again) */
+                                if (!again)
+                                        best_margin = MAX(best_margin, ev->margin);
                                 corpus_offer(corpus, ev);
                                 continue;
                         }
