@@ -34,6 +34,18 @@ static char *first_finding(const char *out, char **name)
         return NULL;
 }
 
+/* The .txt beside finding @scn_path (NNN-PROPERTY.scn): the failing run's
+ * summary, stall report and summary.json. */
+static char *finding_txt(const char *scn_path)
+{
+        g_autofree char *txt = g_strdup(scn_path);
+        char *text = NULL;
+
+        strcpy(txt + strlen(txt) - 3, "txt");
+        ck_assert_msg(g_file_get_contents(txt, &text, NULL, NULL), "no %s beside the finding", txt);
+        return text;
+}
+
 /* Hunt P versus Q from hunt seed @seed within @budget; the first finding,
  * shrunk to at most 25 lines of scenario, and its path in @path. */
 static char *hunt_one(const char *dir, const char *p, const char *q, const char *seed, const char *budget,
@@ -59,6 +71,7 @@ START_TEST(none_versus_booster_finds_a_stalled_reader)
         g_autofree char *dir = temp_dir();
         g_autofree char *path = NULL;
         g_autofree char *scn = NULL;
+        g_autofree char *report = NULL;
         struct result r;
 
         if (sanitized()) {      /* the memory safety of a search; the finding is the release run's */
@@ -78,12 +91,8 @@ START_TEST(none_versus_booster_finds_a_stalled_reader)
         ck_assert_msg(r.status == 1 && strstr(r.out, "FAIL") && strstr(r.out, "ok   ") &&
                       strstr(r.out, "booster: memory.oom = false"), "%s%s", r.out, r.err);
         result_clear(&r);
-        {
-                g_autofree char *txt = g_strdup(path);
-
-                strcpy(txt + strlen(txt) - 3, "txt");
-                ck_assert_msg(g_file_test(txt, G_FILE_TEST_EXISTS), "no stall report beside %s", path);
-        }
+        report = finding_txt(path);
+        ck_assert_msg(strstr(report, "blocked by the readers:"), "no stall report: %s", report);
 }
 END_TEST
 
@@ -104,8 +113,7 @@ START_TEST(pi_lock_versus_booster_finds_an_rt_reader)
         scn = hunt_one(dir, "pi-lock", "booster", "2", "600runs", &path);
         ck_assert_msg(strstr(scn, "the stall report's first reader: preempted (RT)") && strstr(scn, "sched=fifo:"),
                       "not an RT reader:\n%s", scn);
-        strcpy(path + strlen(path) - 3, "txt");
-        ck_assert(g_file_get_contents(path, &report, NULL, NULL));
+        report = finding_txt(path);
         ck_assert_msg(strstr(report, "blocked by the readers:\n    reader0") && strstr(report, "(rt:"), "%s", report);
 }
 END_TEST
@@ -118,7 +126,7 @@ START_TEST(booster_versus_pi_lock_finds_a_reader_behind_a_preempted_owner)
         g_autofree char *dir = temp_dir();
         g_autofree char *path = NULL;
         g_autofree char *scn = NULL;
-        g_autofree char *txt = NULL;
+        g_autofree char *report = NULL;
 
         if (sanitized())
                 return;
@@ -126,14 +134,8 @@ START_TEST(booster_versus_pi_lock_finds_a_reader_behind_a_preempted_owner)
          * after about 650 */
         scn = hunt_one(dir, "booster", "pi-lock", "2", "1000runs", &path);
         ck_assert_msg(strstr(scn, "blocked on a mutex") && strstr(scn, "lock m0"), "%s", scn);
-        txt = g_strdup(path);
-        strcpy(txt + strlen(txt) - 3, "txt");
-        {
-                g_autofree char *report = NULL;
-
-                ck_assert(g_file_get_contents(txt, &report, NULL, NULL));
-                ck_assert_msg(strstr(report, "it waits on mutex m0, held by"), "%s", report);
-        }
+        report = finding_txt(path);
+        ck_assert_msg(strstr(report, "it waits on mutex m0, held by"), "%s", report);
 }
 END_TEST
 
@@ -188,12 +190,10 @@ START_TEST(booster8_leaves_a_reader_boosted_outside_its_section)
                               strstr(scn, "booster-8state.boosted_outside_cs_ns<=1ms"), "%s:\n%s", path, scn);
                 ck_assert_msg(scenario_lines(scn) <= 25, "not shrunk: %d lines\n%s", scenario_lines(scn), scn);
                 /* the race itself, in the failing run's counters */
-                strcpy(path + strlen(path) - 3, "txt");
-                ck_assert(g_file_get_contents(path, &report, NULL, NULL));
+                report = finding_txt(path);
                 ck_assert_msg(strstr(report, "\"BOOSTING_to_UNBOOST_IDLE\" : ") &&
                               !strstr(report, "\"BOOSTING_to_UNBOOST_IDLE\" : 0,"), "%s", report);
                 /* replayed: check fails booster-8state's line in the seed that hit the race */
-                strcpy(path + strlen(path) - 3, "scn");
                 r = run_cli("check", "--policies", "booster-8state,booster", path, NULL);
                 ck_assert_msg(r.status == 1 && strstr(r.out, "FAIL") && strstr(r.out, "booster-8state"), "%s%s",
                               r.out, r.err);
