@@ -6,10 +6,12 @@
  * scenario language and run in this process under the policy -- and, with
  * --versus, the other one -- over a few seeds.  A *finding* is a property
  * (an [expect] line) that the policy fails in at least half of those seeds
- * while the other holds it in all of them.  The search keeps a small corpus
- * of the candidates nearest to failing (a property's margin: the measured
- * value over its bound) and mutates them, beside fresh random ones, so it
- * climbs toward a failure instead of only sampling.  A finding is shrunk by
+ * (in one, for a race) while the other holds it in all of them, and again
+ * over three times as many seeds (confirm()).  The search mutates, beside
+ * fresh random candidates, the few nearest to failing (a property's margin:
+ * the measured value over its bound) and those that took the policy's
+ * rarest state transitions (struct edges), so it climbs toward a failure
+ * instead of only sampling.  A finding is shrunk by
  * delta debugging on the tree (drop a task, fewer copies, fewer CPUs,
  * shorter and rounder durations, plainer priorities) while it still fails,
  * and written as a readable .scn with the failing [expect] line.
