@@ -469,6 +469,7 @@ static int controller_fn(void *unused)
         wait_event(done_wq, atomic_read(&running) == 0);
         hrtimer_cancel(&sampler);
         WRITE_ONCE(done, true);
+        wake_up_all(&done_wq);          /* the reader blocked in proc_show() */
         while (!kthread_should_stop()) {
                 set_current_state(TASK_INTERRUPTIBLE);
                 schedule();
@@ -668,6 +669,12 @@ static int proc_show(struct seq_file *m, void *v)
         u64 readers = 0, syncs = 0;
         int i;
 
+        /* A run in progress: block until it ends.  The guest's /init waits
+         * with this one read, not a poll: every process a poll forks and
+         * reaps queues callbacks and starts a grace period of its own. */
+        if (READ_ONCE(started) && !READ_ONCE(done) &&
+            wait_event_interruptible(done_wq, READ_ONCE(done)))
+                return -EINTR;
         if (!READ_ONCE(done)) {
                 seq_printf(m, "%s\n", started ? "running" : "idle");
                 return 0;

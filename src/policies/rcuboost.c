@@ -65,7 +65,7 @@ static struct rcub_task *rt_of(struct task *t)
 
 static int64_t jiffies(const struct sim *sim)
 {
-        return sim->now / sim->tick_ns;
+        return timer_wheel_jiffies(sim);
 }
 
 /* rcu_boost_kthread() and rcu_boost(). */

@@ -28,6 +28,7 @@
 #include "stats.h"
 #include "task.h"
 #include "timeline.h"
+#include "timerwheel.h"
 #include "../policies/policy.h"
 
 struct timed_event {
@@ -41,6 +42,9 @@ struct sim {
         sim_time_ns now;
         sim_time_ns end_ns;
         sim_time_ns tick_ns;
+        sim_time_ns tick_phase_ns;      /* jiffy 0 begins here (timerwheel.h); 0 when aligned */
+        sim_time_ns rt_period_phase_ns; /* the first RT period ends here; 0: after one period */
+        uint64_t phase_seed;            /* [scenario] phases=drawn: the order of simultaneous ticks */
         struct kernel_env env;          /* the kernel generation, resolved (kernel.h) */
         sim_time_ns nohz_next_balance_ns; /* nohz.next_balance: tickless CPUs' first due balance */
         uint64_t seed;

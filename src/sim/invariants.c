@@ -64,8 +64,7 @@ void sim_check_invariants(struct sim *sim)
                 } else {
                         CHECK(cpumask_test(&sim->idle, c), "an idle CPU is not marked idle", NULL);
                 }
-                CHECK(cpupri_rank(&sim->cpupri, c) ==
-                      (cpu->rt_throttled ? CPUPRI_NONE : cpu->curr ? cpu->curr->prio : PRIO_IDLE),
+                CHECK(cpupri_rank(&sim->cpupri, c) == sched_cpupri_rank(sim, c),
                       "a CPU's rank disagrees with what it runs", cpu->curr);
                 /* Pull reads priorities and vruntimes from the keys. */
                 for (uint32_t i = 0; i < heap_size(&cpu->rt_rq); i++) {

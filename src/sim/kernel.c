@@ -21,6 +21,10 @@ static const struct kernel_env generations[] = {
                 .timer_thread = { SCHED_POLICY_FIFO, 50 },
                 .rt_runtime_ns = -1,
                 .rt_wakeup = RT_WAKEUP_LAST_CPU,
+                .wheel_round_up = false,
+                .soft_sleeps = false,
+                .vruntime_rebase = false,
+                .phases_drawn = false,
         },
         {
                 /* Debian 12's linux-image-rt-amd64: CONFIG_HZ_250,
@@ -39,6 +43,9 @@ static const struct kernel_env generations[] = {
                 .timer_thread = { SCHED_POLICY_FIFO, 1 },
                 .rt_runtime_ns = 950 * NSEC_PER_MSEC,
                 .rt_wakeup = RT_WAKEUP_FIND_LOWEST,
+                /* the timer and RT-placement layer as rcuboost had it before
+                 * #46; [scenario] kernel_layer=source turns on the kernel's
+                 * (apply_source_layer()) */
         },
 };
 
@@ -62,6 +69,26 @@ const char *kernel_default_flavour(const struct scenario *sc)
         return k ? k->default_flavour : NULL;
 }
 
+/* [scenario] kernel_layer=source on 6.1-rt: the timer and RT-placement
+ * layer as the 6.1 source has it (docs/design.md cites each). */
+static void apply_source_layer(struct kernel_env *env)
+{
+        /* kernel/sched/rt.c select_task_rq_rt(), find_lowest_rq(),
+         * pull_rt_task(); kernel/sched/cpupri.c convert_prio() */
+        env->rt_balance_61 = true;
+        /* kernel/time/timer.c calc_wheel_index(), calc_index() */
+        env->wheel_round_up = true;
+        /* kernel/time/hrtimer.c __hrtimer_init(): on PREEMPT_RT a timer not
+         * HRTIMER_MODE_HARD is soft; __hrtimer_init_sleeper() makes hard
+         * only an RT task's sleep */
+        env->soft_sleeps = true;
+        /* kernel/sched/core.c __sched_setscheduler(), rt_mutex_setprio():
+         * DEQUEUE_SAVE / ENQUEUE_RESTORE; fair.c enqueue_entity() adds the
+         * queue's min_vruntime back */
+        env->vruntime_rebase = true;
+        env->phases_drawn = true;
+}
+
 gboolean kernel_env_resolve(const struct scenario *sc, const char *flavour, struct kernel_env *env, GError **error)
 {
         const struct kernel_env *k = kernel_generation(sc->kernel);
@@ -69,6 +96,8 @@ gboolean kernel_env_resolve(const struct scenario *sc, const char *flavour, stru
         if (!k)
                 k = &generations[flavour && !strcmp(flavour, "tree") ? 1 : 0];
         *env = *k;
+        if (sc->kernel_layer_source && !strcmp(env->generation, "6.1-rt"))
+                apply_source_layer(env);
         if (sc->tick_hz > 0)
                 env->tick_hz = sc->tick_hz;
         if (sc->nohz_idle >= 0)
@@ -79,6 +108,8 @@ gboolean kernel_env_resolve(const struct scenario *sc, const char *flavour, stru
                 env->rt_runtime_ns = sc->rt_runtime_ns;
         if (sc->rt_wakeup >= 0)
                 env->rt_wakeup = (enum rt_wakeup)sc->rt_wakeup;
+        if (sc->phases >= 0)
+                env->phases_drawn = sc->phases;
         if (strcmp(flavour, "tree") != 0) {
                 /* rcupreempt's dynticks interface (rcu_enter_nohz() in 2.6.25)
                  * is not modelled: its CPUs keep their ticks */
@@ -139,4 +170,9 @@ void kernel_env_report(const struct kernel_env *env, struct report *r)
         else
                 report_null(r, "kernel.rt_runtime_ns");
         report_string(r, "kernel.rt_wakeup", rt_wakeup_name(env->rt_wakeup));
+        report_bool(r, "kernel.rt_balance_61", env->rt_balance_61);
+        report_bool(r, "kernel.timer_wheel_round_up", env->wheel_round_up);
+        report_bool(r, "kernel.soft_sleeps", env->soft_sleeps);
+        report_bool(r, "kernel.vruntime_rebase", env->vruntime_rebase);
+        report_string(r, "kernel.phases", env->phases_drawn ? "drawn" : "aligned");
 }

@@ -41,6 +41,23 @@ struct kernel_env {
         struct sched_spec timer_thread;
         sim_time_ns rt_runtime_ns;      /* sched_rt_runtime_us, < 0: throttling off */
         enum rt_wakeup rt_wakeup;
+        /* 6.1's RT balancing with rt_wakeup=find-lowest: cpupri ranks a CPU
+         * by its most urgent queued or running RT task, idle and fair share
+         * one level; pull_rt_task() takes only from RT-overloaded CPUs and
+         * never a task about to run where it is (sched.c) */
+        bool rt_balance_61;
+        /* calc_index() rounds a timer-wheel expiry up by one unit of its
+         * level (timerwheel.h); 2.6.22's wheel fired at the expiry jiffy */
+        bool wheel_round_up;
+        /* PREEMPT_RT: the hrtimer sleeps of tasks not RT are soft and expire
+         * in the timer thread of the CPU they were armed on */
+        bool soft_sleeps;
+        /* a class change re-bases a fair task's vruntime on its queue's
+         * min_vruntime (CFS; 2.6.22's O(1) scheduler had no vruntime) */
+        bool vruntime_rebase;
+        /* [scenario] phases: draw the tick grid's and the RT period's phase
+         * and the order of simultaneous ticks from the seed */
+        bool phases_drawn;
 };
 
 /* The environment @sc runs in under RCU flavour @flavour: the generation's

@@ -86,12 +86,8 @@ void policy_timer_arm(struct sim *sim, struct ptimer *tm, int cpu, sim_time_ns e
         }
         policy_timer_cancel(sim, tm);
         tm->cpu = cpu;
-        if (tm->ctx == PTIMER_SOFTIRQ) {
-                /* The timer wheel counts jiffies: the first tick at or after. */
-                sim_time_ns tick = (expires + sim->tick_ns - 1) / sim->tick_ns * sim->tick_ns;
-
-                expires = MAX(tick, sim->now);
-        }
+        if (tm->ctx == PTIMER_SOFTIRQ)          /* jiffies, the wheel's rounding, the CPU's tick */
+                expires = timer_wheel_on_cpu(sim, cpu, timer_wheel_fires_at_ns(sim, expires));
         eventq_schedule(&sim->q, &tm->ev, expires);
 }
 

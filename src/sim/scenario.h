@@ -80,6 +80,8 @@ struct scenario {
         int tick_hz;                    /* 0: the kernel generation's */
         int nohz_idle;                  /* -1: the kernel generation's */
         gboolean skew_tick;             /* CPU c's tick offset by c * (tick / 2) / ncpus */
+        int phases;                     /* 1 drawn from the seed, 0 aligned, -1: the kernel layer's */
+        gboolean kernel_layer_source;   /* [scenario] kernel_layer=source (kernel.c) */
         gboolean rt_runtime_share;      /* [sched]: RT_RUNTIME_SHARE's borrowing */
         gboolean load_balance;          /* [sched]: periodic load balancing of fair tasks */
         gboolean softirq_threads;       /* [sched]: timeouts expire in sirq-timer/N */

@@ -24,6 +24,12 @@ unsigned sched_spec_weight(const struct sched_spec *s)
 static void tick_event(struct sim *sim, struct event *ev);
 static void rt_period_event(struct sim *sim, struct event *ev);
 
+/* Is 6.1's RT balancing in force (kernel.h rt_balance_61, with find-lowest)? */
+static inline bool rt_balance_61(const struct sim *sim)
+{
+        return sim->env.rt_balance_61 && sim->env.rt_wakeup == RT_WAKEUP_FIND_LOWEST;
+}
+
 static inline struct cpu *cpu_of(struct sim *sim, const struct task *t)
 {
         return &sim->cpus[t->cpu];
@@ -76,12 +82,11 @@ void sched_start(struct sim *sim)
          * kernel/time/tick-sched.c does with sched_skew_tick: CPU c's tick
          * comes (TICK_NSEC >> 1) / nr_cpus * c later.  Jiffies (the booster's
          * sleeps) still end on CPU 0's ticks, which are not offset. */
-        int64_t skew = sim->sc->skew_tick ? (sim->tick_ns >> 1) / sim->ncpus : 0;
-
         for (int c = 0; c < sim->ncpus; c++)
-                eventq_schedule(&sim->q, &sim->cpus[c].tick_ev, sim->tick_ns + skew * c);
+                eventq_schedule(&sim->q, &sim->cpus[c].tick_ev, timer_wheel_tick_ns(sim, c, 1));
         if (sim->env.rt_runtime_ns >= 0)
-                eventq_schedule(&sim->q, &sim->rt_period_ev, sim->sc->rt_period_ns);
+                eventq_schedule(&sim->q, &sim->rt_period_ev,
+                                sim->rt_period_phase_ns ? sim->rt_period_phase_ns : sim->sc->rt_period_ns);
 }
 
 /* ---- run queues ---- */
@@ -135,6 +140,8 @@ static struct cpu *busiest_fair(struct sim *sim, int self)
         return NULL;
 }
 
+static void cpu_rank_changed(struct sim *sim, struct cpu *cpu);
+
 static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
 {
         t->cpu = cpu->id;
@@ -143,6 +150,8 @@ static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
 
                 heap_push(&cpu->rt_rq, &t->rq_node, t->prio, seq);
                 cpupri_set(&sim->rt_queued, cpu->id, (int)heap_peek_key(&cpu->rt_rq));
+                if (rt_balance_61(sim))
+                        cpu_rank_changed(sim, cpu);     /* inc_rt_prio() */
         } else {
                 heap_push(&cpu->fair_rq, &t->rq_node, 0, t->vruntime);
                 cpu->fair_weight += t->weight;
@@ -158,6 +167,8 @@ static void dequeue(struct sim *sim, struct cpu *cpu, struct task *t)
                 heap_remove(&cpu->rt_rq, &t->rq_node);
                 cpupri_set(&sim->rt_queued, cpu->id,
                            heap_size(&cpu->rt_rq) ? (int)heap_peek_key(&cpu->rt_rq) : CPUPRI_NONE);
+                if (rt_balance_61(sim))
+                        cpu_rank_changed(sim, cpu);     /* dec_rt_prio() */
         } else {
                 heap_remove(&cpu->fair_rq, &t->rq_node);
                 cpu->fair_weight -= t->weight;
@@ -195,6 +206,23 @@ static int next_rank(const struct cpu *cpu)
 static int cpu_rank(const struct cpu *cpu)
 {
         return cpu->curr ? cpu->curr->prio : PRIO_IDLE;
+}
+
+int sched_cpupri_rank(const struct sim *sim, int c)
+{
+        const struct cpu *cpu = &sim->cpus[c];
+        int r;
+
+        if (!rt_balance_61(sim))
+                return cpu->rt_throttled ? CPUPRI_NONE : cpu_rank(cpu);
+        /* 6.1 cpupri_set(rq->rt.highest_prio.curr), convert_prio()
+         * (kernel/sched/cpupri.c): the most urgent RT task queued or running
+         * there ranks the CPU, and idle and every fair task share one level,
+         * CPUPRI_NORMAL (here PRIO_MAX_RT).  Throttling moves no CPU. */
+        r = cpu->curr && task_is_rt(cpu->curr) ? cpu->curr->prio : PRIO_MAX_RT;
+        if (heap_size(&cpu->rt_rq))
+                r = MIN(r, (int)heap_peek_key(&cpu->rt_rq));
+        return r;
 }
 
 static void update_min_vruntime(struct cpu *cpu)
@@ -295,7 +323,7 @@ static void cpu_rank_changed(struct sim *sim, struct cpu *cpu)
 {
         if (sim->cpupri_stale == cpu->id)
                 sim->cpupri_stale = -1;
-        cpupri_set(&sim->cpupri, cpu->id, cpu->rt_throttled ? CPUPRI_NONE : cpu_rank(cpu));
+        cpupri_set(&sim->cpupri, cpu->id, sched_cpupri_rank(sim, cpu->id));
 }
 
 /* While schedule() switches, the CPU runs nothing, but its rank in
@@ -347,8 +375,10 @@ static int select_cpu_rt(struct sim *sim, struct task *t)
         int last = t->cpu;
         int best;
 
+        /* 6.1 asks nothing of throttling here (the fallback below is
+         * 2.6.22's; the legacy layer fell back to it from a throttled CPU) */
         if (sim->env.rt_wakeup == RT_WAKEUP_FIND_LOWEST && task_allowed_on(t, last) &&
-            !sim->cpus[last].rt_throttled)
+            (rt_balance_61(sim) || !sim->cpus[last].rt_throttled))
                 return select_cpu_rt_lowest(sim, t, last);
 
         if (task_allowed_on(t, last) && !sim->cpus[last].rt_throttled &&
@@ -566,6 +596,15 @@ static struct task *rt_pull_candidate(struct cpu *o, int cpu, int limit)
         return best;
 }
 
+/* rt_overloaded() / update_rt_migration() of 6.1: two RT tasks or more on
+ * the CPU, queued or running, one of them free to move (the task a pull
+ * takes is).  Only such a CPU is pulled from: a lone woken RT task waits
+ * for its own CPU's reschedule. */
+static bool rt_overloaded(const struct cpu *cpu)
+{
+        return heap_size(&cpu->rt_rq) + (cpu->curr && task_is_rt(cpu->curr)) >= 2;
+}
+
 /* The queued RT task to pull to @cpu: the most urgent one allowed there
  * and more urgent than @local_rank, the lowest-numbered CPU's among
  * equals (as a walk over every CPU in order finds it).  The CPUs are
@@ -588,11 +627,15 @@ static struct task *rt_pull_source(struct sim *sim, struct cpu *cpu, int local_r
                         /* At best's rank only a lower CPU can still win. */
                         if (best && p == best->prio && c > (*from)->id)
                                 return best;
-                        if (c == cpu->id)
+                        if (c == cpu->id || (rt_balance_61(sim) && !rt_overloaded(&sim->cpus[c])))
                                 continue;
                         t = rt_pull_candidate(&sim->cpus[c], cpu->id,
                                               !best ? local_rank
                                               : c < (*from)->id ? best->prio + 1 : best->prio);
+                        /* 6.1: one just woken there, more urgent than what
+                         * runs there, is about to run: not pulled. */
+                        if (t && rt_balance_61(sim) && t->prio < cpu_rank(&sim->cpus[c]))
+                                continue;
                         if (t) {
                                 best = t;
                                 *from = &sim->cpus[c];
@@ -773,6 +816,26 @@ void sched_flush(struct sim *sim)
 
 /* ---- priorities ---- */
 
+/* A class change dequeues the task with DEQUEUE_SAVE and enqueues it with
+ * ENQUEUE_RESTORE (__sched_setscheduler(), rt_mutex_setprio()): leaving
+ * the fair class, dequeue_entity() keeps its vruntime relative to the
+ * queue's min_vruntime; coming back, enqueue_entity() adds the queue's
+ * min_vruntime to it.  So a task that was RT from the start (lag 0) joins
+ * at min_vruntime and competes fairly at once, where an absolute vruntime
+ * kept from long ago would run it far ahead of (or behind) the others. */
+static void rebase_vruntime(struct sim *sim, struct task *t, bool to_rt)
+{
+        struct cpu *cpu = cpu_of(sim, t);
+
+        if (to_rt) {
+                if (t->state == TASK_RUNNING && cpu->curr == t)
+                        sched_update_curr(sim, cpu);
+                t->vruntime_lag = t->vruntime - cpu->min_vruntime;
+        } else {
+                t->vruntime = cpu->min_vruntime + t->vruntime_lag;
+        }
+}
+
 static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
 {
         int p = MIN(t->normal_prio, t->boost_prio);
@@ -791,6 +854,9 @@ static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
         }
         bool worse = p > t->prio;
         int old = t->prio;
+
+        if (sim->env.vruntime_rebase && (old < PRIO_MAX_RT) != (p < PRIO_MAX_RT))
+                rebase_vruntime(sim, t, p < PRIO_MAX_RT);
 
         sim_trace(sim, t->cpu, "sched_pi_setprio", "comm=%s pid=%d oldprio=%d newprio=%d", t->name, task_pid(t),
                   t->prio, p);
@@ -1191,14 +1257,25 @@ static void nohz_idle_exit(struct sim *sim, struct cpu *cpu)
         cpu->in_eqs = false;
         rcu_eqs_exit(sim, cpu->id);
         if (cpu->tick_stopped) {
-                int64_t first = sim->tick_ns + (sim->sc->skew_tick ? (sim->tick_ns >> 1) / sim->ncpus : 0) * cpu->id;
-                int64_t n = sim->now < first ? 0 : (sim->now - first) / sim->tick_ns + 1;
+                /* the first tick of this CPU's after now (the grid's jiffy, or the next) */
+                int64_t j = MAX(1, timer_wheel_jiffies(sim));
 
+                if (timer_wheel_tick_ns(sim, cpu->id, j) <= sim->now)
+                        j++;
                 if (sim->sc->load_balance)
                         nohz_decay_rt_avg(sim, cpu);
                 cpu->tick_stopped = false;
-                eventq_schedule(&sim->q, &cpu->tick_ev, first + n * sim->tick_ns);
+                eventq_schedule(&sim->q, &cpu->tick_ev, timer_wheel_tick_ns(sim, cpu->id, j));
         }
+}
+
+/* The jiffy of the tick @cpu is taking now (its skew and order put it
+ * less than a tick after the jiffy's instant). */
+static int64_t tick_jiffy(const struct sim *sim, const struct cpu *cpu)
+{
+        sim_time_ns skew = sim->sc->skew_tick ? (sim->tick_ns >> 1) / sim->ncpus * cpu->id : 0;
+
+        return (sim->now - skew - sim->tick_phase_ns) / sim->tick_ns;
 }
 
 static void tick_event(struct sim *sim, struct event *ev)
@@ -1215,7 +1292,7 @@ static void tick_event(struct sim *sim, struct event *ev)
                 if (cpu->tick_stopped)
                         return;
         }
-        eventq_schedule(&sim->q, ev, sim->now + sim->tick_ns);
+        eventq_schedule(&sim->q, ev, timer_wheel_tick_ns(sim, cpu->id, tick_jiffy(sim, cpu) + 1));
 }
 
 static void rt_period_event(struct sim *sim, struct event *ev)

@@ -122,6 +122,10 @@ void sched_set_affinity(struct sim *sim, struct task *t, const struct cpumask *m
 /* During a policy's reader_blocked() hook: the task @cpu is switching to
  * (the reader's preempter when it was preempted), or NULL (going idle). */
 struct task *sched_switching_in(const struct sim *sim, int cpu);
+/* CPU @cpu's rank among the CPUs an RT task may be placed on: 2.6.22-rt,
+ * the priority of what it runs (PRIO_IDLE: nothing; CPUPRI_NONE while
+ * throttled); 6.1, cpupri's level (sched.c).  For the invariant checks. */
+int sched_cpupri_rank(const struct sim *sim, int cpu);
 
 /* Scheduler part of the scheduling-clock tick. */
 void sched_tick(struct sim *sim, struct cpu *cpu);

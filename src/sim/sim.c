@@ -491,6 +491,17 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         if (!flavour || !kernel_env_resolve(sc, flavour->name, &sim->env, error))
                 goto fail;
         sim->tick_ns = MAX(1, NSEC_PER_SEC / sim->env.tick_hz);
+        if (sim->env.phases_drawn) {
+                /* The kernel's tick grid and RT period began at boot, not with
+                 * the run: their phases against the scenario's times are the
+                 * seed's (from their own stream: no task's draws move). */
+                gsl_rng *rng = dist_rng_new(sim->seed, "phases");
+
+                sim->tick_phase_ns = (sim_time_ns)(gsl_rng_uniform(rng) * (double)sim->tick_ns);
+                sim->rt_period_phase_ns = 1 + (sim_time_ns)(gsl_rng_uniform(rng) * (double)(sc->rt_period_ns - 1));
+                sim->phase_seed = (uint64_t)gsl_rng_get(rng) << 32 | gsl_rng_get(rng);
+                gsl_rng_free(rng);
+        }
         sched_init(sim);
         rcu_init(sim, flavour);
         if (!scenario_check_policy(sc, sim->policy, error))

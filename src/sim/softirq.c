@@ -112,9 +112,7 @@ void softirq_finish(struct sim *sim)
 
 struct step softirq_schedule_timeout(const struct sim *sim, int64_t jiffies)
 {
-        sim_time_ns next_tick = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
-
-        return (struct step){ STEP_TIMEOUT_UNTIL, next_tick + (MAX(1, jiffies) - 1) * sim->tick_ns };
+        return (struct step){ STEP_TIMEOUT_UNTIL, timer_wheel_timeout(sim, jiffies) };
 }
 
 void softirq_timeout_cancel(struct sim *sim, struct task *t)

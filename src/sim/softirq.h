@@ -59,9 +59,9 @@ void softirq_start(struct sim *sim);
 /* irqs.NAME.interrupts / .handled */
 void softirq_report(struct sim *sim, struct report *r);
 void softirq_finish(struct sim *sim);
-/* schedule_timeout(@jiffies) as a step: the timer fires at the tick that
- * brings jiffies to now + @jiffies -- the first one is the next tick,
- * however close -- and expires in sirq-timer/N. */
+/* schedule_timeout(@jiffies) as a step: the timer fires when the timer
+ * wheel says (timerwheel.h: at jiffies + @jiffies on 2.6.22-rt, a jiffy
+ * later on 6.1-rt) and expires in the timer thread. */
 struct step softirq_schedule_timeout(const struct sim *sim, int64_t jiffies);
 /* @t's timeout, armed on @cpu, expired: wake @t now or via sirq-timer/@cpu. */
 void softirq_timeout_expired(struct sim *sim, struct task *t, int cpu);

@@ -254,7 +254,13 @@ static void task_continue(struct sim *sim, struct task *t)
                         return;
                 case STEP_SLEEP_UNTIL:
                 case STEP_TIMEOUT_UNTIL:
-                        t->timeout_cpu = s.kind == STEP_TIMEOUT_UNTIL ? t->cpu : -1;
+                        /* A timer-wheel timeout, or on PREEMPT_RT an hrtimer
+                         * sleep of a task not RT (a soft one): both expire in
+                         * the timer thread of the CPU they were armed on. */
+                        t->timeout_cpu = s.kind == STEP_TIMEOUT_UNTIL ||
+                                         (sim->env.soft_sleeps && !task_is_rt(t)) ? t->cpu : -1;
+                        if (s.kind == STEP_TIMEOUT_UNTIL)
+                                s.ns = timer_wheel_on_cpu(sim, t->cpu, s.ns);
                         eventq_schedule(&sim->q, &t->timer_ev, MAX(s.ns, sim->now));
                         sched_block(sim, t, TASK_SLEEPING);
                         return;

@@ -151,6 +151,9 @@ struct task {
                                          * set when it blocks, changed only by a chain walk */
         GQueue held;                    /* mutexes held, via mutex->held_link */
 
+        int64_t vruntime_lag;           /* RT class: its vruntime less min_vruntime when it left the
+                                         * fair class (sched.c rebase_vruntime()) */
+
         /* 128 bytes (1,024 CPUs), read when the task is placed, unless any_cpu;
          * set with task_set_affinity() */
         struct cpumask affinity;

@@ -110,7 +110,7 @@ struct rcu_tree {
 
 static int64_t jiffies(const struct sim *sim)
 {
-        return sim->now / sim->tick_ns;
+        return timer_wheel_jiffies(sim);
 }
 
 static struct rcu_node *rcu_get_root(struct rcu_tree *rt)
