@@ -46,7 +46,8 @@ void sched_init(struct sim *sim)
         sim->resched = g_new0(int, sim->ncpus);
         cpumask_fill(&sim->idle, sim->ncpus);
         cpumask_fill(&sim->all_cpus, sim->ncpus);
-        cpupri_init(&sim->cpupri, sim->ncpus, PRIO_IDLE);
+        /* an idle CPU's rank: PRIO_IDLE, or 6.1's CPUPRI_NORMAL level */
+        cpupri_init(&sim->cpupri, sim->ncpus, rt_balance_61(sim) ? PRIO_MAX_RT : PRIO_IDLE);
         sim->cpupri_stale = -1;
         cpupri_init(&sim->rt_queued, sim->ncpus, CPUPRI_NONE);
         for (int c = 0; c < sim->ncpus; c++) {
