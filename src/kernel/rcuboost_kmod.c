@@ -231,8 +231,10 @@ static void do_call_rcu(s64 bytes)
         atomic64_max(&peak_bytes, w);
         atomic64_inc(&registered);
         call_rcu(&c->head, rcb_invoke);
-        if (sc.memory_limit && w >= sc.memory_limit && cmpxchg(&oom_ns, -1, now_ns()) == -1 && sc.stop_on_oom)
+        if (sc.memory_limit && w >= sc.memory_limit && cmpxchg(&oom_ns, -1, now_ns()) == -1 && sc.stop_on_oom) {
                 WRITE_ONCE(stopping, true);
+                wake_up_process(controller);
+        }
 }
 
 /* Woken for a release: how late, as cyclictest measures it. */
@@ -451,17 +453,24 @@ static int controller_fn(void *unused)
         sampler.function = sample_fn;
         hrtimer_start(&sampler, t0, HRTIMER_MODE_ABS_HARD);
         end = ktime_add_ns(t0, sc.duration_ns);
-        while (!READ_ONCE(stopping) && ktime_before(ktime_get(), end)) {
-                ktime_t next = ktime_add_ms(ktime_get(), 10);
+        /* Asleep but for the scenario's timed events and the end: a FIFO 99
+         * thread waking on its own (it polled every 10 ms once) pushes the
+         * RT tasks it preempts to the other CPU -- rcu_preempt among them,
+         * and with it the CPU its FQS timer is armed on.  An early stop
+         * (stop_on_oom) wakes it. */
+        while (ktime_before(ktime_get(), end)) {
+                ktime_t next = end;
 
                 /* the timed events due, in order; the next one bounds the sleep */
                 while (next_event < sc.nevents && now_ns() >= sc.events[next_event].at_ns)
                         apply_event(&sc.events[next_event++]);
                 if (next_event < sc.nevents && ktime_after(next, ktime_add_ns(t0, sc.events[next_event].at_ns)))
                         next = ktime_add_ns(t0, sc.events[next_event].at_ns);
-                if (ktime_after(next, end))
-                        next = end;
                 set_current_state(TASK_UNINTERRUPTIBLE);
+                if (READ_ONCE(stopping)) {
+                        __set_current_state(TASK_RUNNING);
+                        break;
+                }
                 schedule_hrtimeout(&next, HRTIMER_MODE_ABS);
         }
         end_ns = now_ns();
