@@ -454,7 +454,7 @@ END_TEST
 START_TEST(the_61_kernel_throttles_rt_by_default)
 {
         struct scenario *sc;
-        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=2s\nkernel=6.1-rt\n" ZERO_COSTS
+        struct sim *sim = sim_from_text("[scenario]\ncpus=1\nduration=2s\nkernel=6.1-rt\nphases=aligned\n" ZERO_COSTS
                 "[task:hog]\nsched=fifo:50\nprogram=compute 10s\n"
                 "[task:n]\nsched=normal:0\nstart=1ms\nprogram=compute 10s\n", "none", &sc);
 

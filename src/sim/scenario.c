@@ -208,7 +208,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "scenario", "seed", "1", "random seed (run --seed overrides)" },
         { "scenario", "policy", "none", "boosting policy when --policy is not given" },
         { "scenario", "skew_tick", "false", "offset each CPU's tick by cpu * half a tick / cpus (the kernel's skew_tick=1)" },
-        { "scenario", "kernel_layer", "legacy", "6.1-rt's timer and RT-placement layer: legacy (rcuboost's before #46: timers at the expiry jiffy, hrtimer sleeps hard, RT pulls from any CPU, vruntime kept across a class change, phases aligned) or source (as the 6.1 source has it: calc_index()'s round-up, soft sleeps for tasks not RT, cpupri levels and pull_rt_task()'s rules, re-based vruntime, phases drawn; docs/design.md cites each); 2.6.22-rt is the same under both" },
+        { "scenario", "kernel_layer", "source", "6.1-rt's timer and RT-placement layer: legacy (rcuboost's before #46: timers at the expiry jiffy, hrtimer sleeps hard, RT pulls from any CPU, vruntime kept across a class change, phases aligned) or source (as the 6.1 source has it: calc_index()'s round-up, soft sleeps for tasks not RT, cpupri levels and pull_rt_task()'s rules, re-based vruntime, phases drawn; docs/design.md cites each); 2.6.22-rt is the same under both" },
         { "scenario", "phases", "the layer's", "drawn: the phases a scenario does not fix -- the tick grid and the RT throttling period against the run's start, the order of ticks that fall at one instant on different CPUs -- are drawn from the seed, so that a timing-decided outcome is a rate over seeds (kernel_layer=source); aligned: all start with the run, CPU 0 first (2.6.22-rt and the legacy layer)" },
         { "sched", "rr_timeslice", "100ms", "SCHED_RR time slice" },
         { "sched", "rt_runtime", "kernel's", "RT throttling: RT time allowed per rt_period on each CPU, or off (sched_rt_runtime_us: off on 2.6.22-rt, 950ms on 6.1-rt)" },
@@ -847,6 +847,7 @@ static struct scenario *scenario_alloc(const char *path)
         sc->nohz_idle = -1;
         sc->rt_wakeup = -1;
         sc->phases = -1;
+        sc->kernel_layer_source = TRUE; /* 6.1-rt as its source has it (#46) */
         sc->duration_ns = 10 * NSEC_PER_SEC;
         sc->seed = 1;
         sc->policy = g_strdup("none");
