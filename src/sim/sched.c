@@ -1270,15 +1270,6 @@ static void nohz_idle_exit(struct sim *sim, struct cpu *cpu)
         }
 }
 
-/* The jiffy of the tick @cpu is taking now (its skew and order put it
- * less than a tick after the jiffy's instant). */
-static int64_t tick_jiffy(const struct sim *sim, const struct cpu *cpu)
-{
-        sim_time_ns skew = sim->sc->skew_tick ? (sim->tick_ns >> 1) / sim->ncpus * cpu->id : 0;
-
-        return (sim->now - skew - sim->tick_phase_ns) / sim->tick_ns;
-}
-
 static void tick_event(struct sim *sim, struct event *ev)
 {
         struct cpu *cpu = container_of(ev, struct cpu, tick_ev);
@@ -1293,7 +1284,7 @@ static void tick_event(struct sim *sim, struct event *ev)
                 if (cpu->tick_stopped)
                         return;
         }
-        eventq_schedule(&sim->q, ev, timer_wheel_tick_ns(sim, cpu->id, tick_jiffy(sim, cpu) + 1));
+        eventq_schedule(&sim->q, ev, timer_wheel_tick_ns(sim, cpu->id, timer_wheel_tick_jiffy(sim, cpu->id, sim->now) + 1));
 }
 
 static void rt_period_event(struct sim *sim, struct event *ev)

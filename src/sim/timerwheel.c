@@ -87,11 +87,20 @@ sim_time_ns timer_wheel_on_cpu(const struct sim *sim, int cpu, sim_time_ns grid_
         return grid_ns + tick_order_ns(sim, cpu, (grid_ns - sim->tick_phase_ns) / sim->tick_ns);
 }
 
+/* skew_tick: CPU @cpu's tick offset by cpu * half a tick / ncpus */
+static sim_time_ns tick_skew_ns(const struct sim *sim, int cpu)
+{
+        return sim->sc->skew_tick ? (sim->tick_ns >> 1) / sim->ncpus * cpu : 0;
+}
+
 sim_time_ns timer_wheel_tick_ns(const struct sim *sim, int cpu, int64_t j)
 {
-        sim_time_ns skew = sim->sc->skew_tick ? (sim->tick_ns >> 1) / sim->ncpus * cpu : 0;
+        return timer_wheel_on_cpu(sim, cpu, timer_wheel_jiffy_ns(sim, j)) + tick_skew_ns(sim, cpu);
+}
 
-        return timer_wheel_on_cpu(sim, cpu, timer_wheel_jiffy_ns(sim, j)) + skew;
+int64_t timer_wheel_tick_jiffy(const struct sim *sim, int cpu, sim_time_ns now)
+{
+        return (now - tick_skew_ns(sim, cpu) - sim->tick_phase_ns) / sim->tick_ns;
 }
 
 sim_time_ns timer_wheel_fires_at_ns(const struct sim *sim, sim_time_ns ns)

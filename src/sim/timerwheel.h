@@ -54,5 +54,8 @@ sim_time_ns timer_wheel_on_cpu(const struct sim *sim, int cpu, sim_time_ns grid_
 /* CPU @cpu's scheduling-clock tick for jiffy @j: the jiffy's instant, its
  * skew_tick offset, and timer_wheel_on_cpu()'s order. */
 sim_time_ns timer_wheel_tick_ns(const struct sim *sim, int cpu, int64_t j);
+/* The jiffy of the tick CPU @cpu takes at @now (its skew and order put it
+ * less than a tick after the jiffy's instant). */
+int64_t timer_wheel_tick_jiffy(const struct sim *sim, int cpu, sim_time_ns now);
 
 #endif
