@@ -199,6 +199,39 @@ START_TEST(bad_layer_keys_are_refused_naming_the_key)
 }
 END_TEST
 
+/* kernel/rcu/tree.c rcu_gp_fqs_loop(): a grace period that begins while a
+ * CPU holds more than qovld callbacks (cbovld, from the last scan) sets
+ * RCU_GP_FLAG_OVLD, and rcu_gp_fqs_check_wake() ends its first wait at once
+ * -- the second too, if the first scan finds it still overloaded.  So an
+ * overloaded CPU adds scans to every grace period under source; under legacy
+ * only the wait shortens to a third, which at one jiffy changes nothing. */
+START_TEST(callback_overload_scans_at_once)
+{
+        int64_t scans[2][2];
+
+        for (int i = 0; i < 2; i++)
+                for (int ovld = 0; ovld < 2; ovld++) {
+                        struct scenario *sc;
+                        g_autofree char *body = g_strdup_printf(
+                                "duration=500ms\n" ZERO_COSTS "[rcu]\nflavour=tree\nkthread_prio=50\nqovld=%s\n"
+                                "[task:reader]\naffinity=0\nprogram=loop { rcu_read_lock; compute 100us; "
+                                "rcu_read_unlock; sleep 100us }\n"
+                                "[task:updater]\naffinity=1\nprogram=loop { call_rcu 1KiB; compute 10us }\n",
+                                ovld ? "100" : "1000000");
+                        struct sim *sim = layer_sim(i ? LEGACY : SOURCE, body, "none", &sc);
+
+                        sim_run(sim);
+                        scans[i][ovld] = (int64_t)summary_value(sim, "rcu.tree.fqs_scans");
+                        sim_free(sim);
+                        scenario_free(sc);
+                }
+        ck_assert_msg(scans[0][1] >= scans[0][0] + 40, "source: %" G_GINT64_FORMAT " scans overloaded, %"
+                      G_GINT64_FORMAT " not", scans[0][1], scans[0][0]);
+        ck_assert_msg(scans[1][1] == scans[1][0], "legacy: %" G_GINT64_FORMAT " scans overloaded, %"
+                      G_GINT64_FORMAT " not", scans[1][1], scans[1][0]);
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("kernel");
@@ -211,6 +244,7 @@ int main(void)
         tcase_add_test(tc, a_fair_sleep_waits_for_the_timer_thread_under_a_hog);
         tcase_add_test(tc, a_class_change_rebases_vruntime);
         tcase_add_test(tc, drawn_phases_make_seeds_differ);
+        tcase_add_test(tc, callback_overload_scans_at_once);
         tcase_add_test(tc, bad_layer_keys_are_refused_naming_the_key);
         suite_add_tcase(s, tc);
         return run_suite(s);

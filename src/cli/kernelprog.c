@@ -76,10 +76,38 @@ static void check_runnable(const struct scenario *sc, const struct kernel_env *e
                        ((struct irq_spec *)g_ptr_array_index(sc->irqs, 0))->name);
         for (guint i = 0; i < sc->events->len; i++) {
                 const struct timed_event_spec *ev = g_ptr_array_index(sc->events, i);
+                g_autofree char *group = g_strdup_printf("event:%s", ev->name);
 
                 if (ev->policy_keys && ev->policy_keys->len)
                         refuse(why, "[event:%s] policy.KEY: the kernel's boosting has no parameters to change",
                                ev->name);
+                if (ev->task && !scenario_task_named(sc, ev->task)) {
+                        g_autofree char *where = scenario_where(sc, group, "task");
+
+                        refuse(why, "%s: %s is the kernel's own thread, and the module changes only the "
+                               "scenario's tasks", where, ev->task);
+                }
+        }
+        /* Settings the module does not make: refused unless they are what
+         * the kernel has anyway (never a different experiment than the file) */
+        static const struct {
+                const char *key, *kernel_value, *why;
+        } unset[] = {
+                { "rr_timeslice", "100ms", "sched_rr_timeslice_ms is not set by the harness" },
+                { "rt_runtime_share", "false", "the kernel's RT_RUNTIME_SHARE is off and not set by the harness" },
+                { "sched_latency", NULL, "/sys/kernel/debug/sched/latency_ns is not set by the harness" },
+                { "min_granularity", NULL, "/sys/kernel/debug/sched/min_granularity_ns is not set by the harness" },
+                { "wakeup_granularity", NULL, "/sys/kernel/debug/sched/wakeup_granularity_ns is not set by the "
+                  "harness" },
+        };
+        for (size_t i = 0; i < G_N_ELEMENTS(unset); i++) {
+                g_autofree char *v = g_key_file_get_value(sc->kf, "sched", unset[i].key, NULL);
+
+                if (v && !(unset[i].kernel_value && !strcmp(g_strstrip(v), unset[i].kernel_value))) {
+                        g_autofree char *where = scenario_where(sc, "sched", unset[i].key);
+
+                        refuse(why, "%s: %s", where, unset[i].why);
+                }
         }
         if (sc->break_grace_periods)
                 refuse(why, "[debug] break_grace_periods: a test switch of the simulator");

@@ -699,7 +699,7 @@ static int proc_show(struct seq_file *m, void *v)
         seq_printf(m, "registered %lld\ninvoked %lld\ncallback_max_ns %lld\nsync_max_ns %lld\n",
                    (long long)atomic64_read(&registered), (long long)atomic64_read(&invoked),
                    (long long)atomic64_read(&cb_max_ns), (long long)atomic64_read(&sync_max_ns));
-        seq_printf(m, "readers %llu\nsyncs %llu\n", readers, syncs);
+        seq_printf(m, "readers %llu\nsyncs %llu\nseed %llu\n", readers, syncs, sc.seed);
         for (i = 0; i < nsamples; i++)
                 seq_printf(m, "s %lld %lld %lu\n", samples[i].t_ns, samples[i].bytes, samples[i].gp_seq);
         for (i = 0; i < sc.ntasks; i++)

@@ -87,6 +87,32 @@ static void apply_source_layer(struct kernel_env *env)
          * queue's min_vruntime back */
         env->vruntime_rebase = true;
         env->phases_drawn = true;
+        /* kernel/rcu/tree.c rcu_gp_fqs_loop(), rcu_gp_fqs_check_wake() */
+        env->fqs_ovld = true;
+        /* kernel/sched/fair.c get_update_sysctl_factor(): scale the fair
+         * tunables (resolve_fair_tunables()) */
+        env->fair_scaled = true;
+}
+
+/* sysctl_sched_latency, _min_granularity, _wakeup_granularity: 6.1 boots
+ * with the normalized values times 1 + ilog2(min(ncpus, 8)) (fair.c
+ * update_sysctl()); a value the scenario gives is the one in effect, as a
+ * write to /sys/kernel/debug/sched/ sets it.  The legacy layer and 2.6.22-rt
+ * take the scenario's values as they are. */
+static void resolve_fair_tunables(const struct scenario *sc, struct kernel_env *env)
+{
+        int cpus = MIN(sc->ncpus, 8), factor = 1;
+
+        if (env->fair_scaled)
+                for (; cpus > 1; cpus >>= 1)
+                        factor++;
+        env->fair_scale = factor;
+        env->sched_latency_ns = sc->sched_latency_ns *
+                                (g_key_file_has_key(sc->kf, "sched", "sched_latency", NULL) ? 1 : factor);
+        env->min_granularity_ns = sc->min_granularity_ns *
+                                  (g_key_file_has_key(sc->kf, "sched", "min_granularity", NULL) ? 1 : factor);
+        env->wakeup_granularity_ns = sc->wakeup_granularity_ns *
+                                     (g_key_file_has_key(sc->kf, "sched", "wakeup_granularity", NULL) ? 1 : factor);
 }
 
 gboolean kernel_env_resolve(const struct scenario *sc, const char *flavour, struct kernel_env *env, GError **error)
@@ -98,6 +124,7 @@ gboolean kernel_env_resolve(const struct scenario *sc, const char *flavour, stru
         *env = *k;
         if (sc->kernel_layer_source && !strcmp(env->generation, "6.1-rt"))
                 apply_source_layer(env);
+        resolve_fair_tunables(sc, env);
         if (sc->tick_hz > 0)
                 env->tick_hz = sc->tick_hz;
         if (sc->nohz_idle >= 0)
@@ -174,5 +201,7 @@ void kernel_env_report(const struct kernel_env *env, struct report *r)
         report_bool(r, "kernel.timer_wheel_round_up", env->wheel_round_up);
         report_bool(r, "kernel.soft_sleeps", env->soft_sleeps);
         report_bool(r, "kernel.vruntime_rebase", env->vruntime_rebase);
+        report_bool(r, "kernel.fqs_overload_scans", env->fqs_ovld);
+        report_int(r, "kernel.fair_tunable_scale", env->fair_scale);
         report_string(r, "kernel.phases", env->phases_drawn ? "drawn" : "aligned");
 }

@@ -58,6 +58,16 @@ struct kernel_env {
         /* [scenario] phases: draw the tick grid's and the RT period's phase
          * and the order of simultaneous ticks from the seed */
         bool phases_drawn;
+        /* rcu_gp_fqs_loop(): a grace period that starts with some CPU's
+         * callbacks over qovld (RCU_GP_FLAG_OVLD) scans at once, twice */
+        bool fqs_ovld;
+        /* the fair class's tunables in effect: a scenario's [sched] value,
+         * else the base value, scaled under source as 6.1 scales it at boot
+         * (fair.c get_update_sysctl_factor(), SCHED_TUNABLESCALING_LOG:
+         * 1 + ilog2(min(ncpus, 8))) */
+        bool fair_scaled;
+        sim_time_ns sched_latency_ns, min_granularity_ns, wakeup_granularity_ns;
+        int fair_scale;                 /* the factor applied: 1 unless fair_scaled */
 };
 
 /* The environment @sc runs in under RCU flavour @flavour: the generation's

@@ -83,6 +83,25 @@ static int first_bad_line(const char *data)
         return 0;
 }
 
+gboolean scenario_task_named(const struct scenario *sc, const char *name)
+{
+        for (guint i = 0; i < sc->tasks->len; i++) {
+                const struct task_spec *ts = g_ptr_array_index(sc->tasks, i);
+                size_t n = strlen(ts->name);
+                char *end = NULL;
+                guint64 copy;
+
+                if (!strcmp(name, ts->name))
+                        return TRUE;
+                if (ts->count > 1 && !strncmp(name, ts->name, n) && name[n] == '.' && g_ascii_isdigit(name[n + 1])) {
+                        copy = g_ascii_strtoull(name + n + 1, &end, 10);
+                        if (!*end && copy < (guint64)ts->count)
+                                return TRUE;
+                }
+        }
+        return FALSE;
+}
+
 char *scenario_where(const struct scenario *sc, const char *group, const char *key)
 {
         g_autofree char *k = line_key(group, key);

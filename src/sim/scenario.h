@@ -169,6 +169,9 @@ gboolean scenario_check_policy(const struct scenario *sc, const struct boost_pol
 
 /* "FILE:LINE: [group] key" for messages about a key (line omitted when unknown). */
 char *scenario_where(const struct scenario *sc, const char *group, const char *key);
+/* Is @name one of the scenario's own tasks: a [task:NAME], or copy NAME.I of
+ * one with count > I?  (The engine's kernel threads are not.) */
+gboolean scenario_task_named(const struct scenario *sc, const char *name);
 
 /* For g_autoptr(); the code itself says struct scenario. */
 typedef struct scenario RcbScenario;

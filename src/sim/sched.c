@@ -315,7 +315,7 @@ static bool preempts(struct sim *sim, struct cpu *cpu, struct task *t)
         if (task_is_rt(t) || task_is_rt(curr))
                 return t->prio < curr->prio;
         sched_update_curr(sim, cpu);
-        return curr->vruntime - t->vruntime > sim->sc->wakeup_granularity_ns;
+        return curr->vruntime - t->vruntime > sim->env.wakeup_granularity_ns;
 }
 
 /* Keep sim->cpupri up to date: called whenever what @cpu runs, that
@@ -471,7 +471,7 @@ static void activate(struct sim *sim, struct task *t)
         if (!task_is_rt(t)) {
                 struct cpu *cpu = &sim->cpus[c];
                 /* Sleeper credit: at most half a latency period behind. */
-                int64_t floor = cpu->min_vruntime - sim->sc->sched_latency_ns / 2;
+                int64_t floor = cpu->min_vruntime - sim->env.sched_latency_ns / 2;
 
                 migrate_vruntime(sim, t, from, c);
                 if (t->vruntime < floor)
@@ -1214,11 +1214,11 @@ void sched_tick(struct sim *sim, struct cpu *cpu)
                 }
         } else if (heap_size(&cpu->fair_rq)) {
                 int64_t total = cpu->fair_weight + curr->weight;
-                int64_t slice = sim->sc->sched_latency_ns * curr->weight / total;
+                int64_t slice = sim->env.sched_latency_ns * curr->weight / total;
                 struct task *left = rq_task(heap_peek(&cpu->fair_rq));
 
-                if (slice < sim->sc->min_granularity_ns)
-                        slice = sim->sc->min_granularity_ns;
+                if (slice < sim->env.min_granularity_ns)
+                        slice = sim->env.min_granularity_ns;
                 if (sim->now - curr->picked_at >= slice || curr->vruntime - left->vruntime > slice)
                         sched_resched(sim, cpu->id);
         }

@@ -86,6 +86,7 @@ struct rcu_tree {
         int64_t fqs_j;                  /* jiffies rcu_gp_fqs_loop() waits */
         bool fqs_keep_timing;           /* ret = 1: a wake-up before the FQS time */
         bool fqs_first;                 /* rcu_gp_fqs_loop()'s first_gp_fqs */
+        bool fqs_ovld;                  /* its gf & RCU_GP_FLAG_OVLD: the next scan at once */
         bool cbovld, cbovldnext;
         int64_t jiffies_till_first_fqs;
         int64_t jiffies_till_next_fqs;
@@ -691,12 +692,17 @@ static struct step gp_kthread_step(struct sim *sim, struct task *t)
                                 rcu_gp_cleanup(sim, t);
                                 continue;
                         }
-                        if (jiffies(sim) >= rt->jiffies_force_qs || (rt->gp_flags & RCU_GP_FLAG_FQS)) {
+                        if (jiffies(sim) >= rt->jiffies_force_qs || (rt->gp_flags & RCU_GP_FLAG_FQS) ||
+                            rt->fqs_ovld) {
+                                bool first = rt->fqs_first;
+
                                 sim_trace(sim, t->cpu, "rcu_grace_period", "rcu_preempt %ld fqsstart",
                                           (long)rt->gp_seq);
                                 rt->n_force_qs++;
                                 force_qs_rnp(sim, t, rt->fqs_first);
                                 rt->fqs_first = false;
+                                /* overloaded: the scan after the first comes at once too */
+                                rt->fqs_ovld = first && sim->env.fqs_ovld && rt->cbovld;
                                 rt->gp_flags &= ~RCU_GP_FLAG_FQS;
                                 rt->fqs_keep_timing = false;
                                 rt->fqs_j = rt->jiffies_till_next_fqs;
@@ -710,6 +716,7 @@ static struct step gp_kthread_step(struct sim *sim, struct task *t)
                                 return (struct step){ STEP_WAIT, 0 };       /* RCU_GP_WAIT_GPS */
                         rcu_gp_init(sim, t);
                         rt->fqs_first = true;
+                        rt->fqs_ovld = sim->env.fqs_ovld && rt->cbovld;
                         rt->fqs_keep_timing = false;
                         rt->fqs_j = rt->jiffies_till_first_fqs;
                         set_gp_state(sim, RCU_GP_WAIT_FQS, NULL);
@@ -721,7 +728,7 @@ static struct step gp_kthread_step(struct sim *sim, struct task *t)
                         j = MAX(1, (j + 2) / 3);
                 if (!rt->fqs_keep_timing)
                         rt->jiffies_force_qs = jiffies(sim) + j;
-                if (fqs_check_wake(rt) || j == 0) {
+                if (rt->fqs_ovld || fqs_check_wake(rt) || j == 0) {
                         /* swait_event_idle_timeout_exclusive() returns at once */
                         rt->jiffies_force_qs = MIN(rt->jiffies_force_qs, jiffies(sim));
                         continue;
