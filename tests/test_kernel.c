@@ -232,6 +232,40 @@ START_TEST(callback_overload_scans_at_once)
 }
 END_TEST
 
+/* kernel/sched/fair.c get_update_sysctl_factor(): 6.1 boots with the fair
+ * tunables scaled by 1 + ilog2(min(ncpus, 8)) -- on 2 CPUs a 12 ms latency,
+ * so two CPU-bound tasks on one CPU take 6 ms slices (the tick ends each at
+ * 8 ms), where the unscaled 6 ms gave 3 ms ones (ended at every 4 ms tick).
+ * A value the scenario gives is taken as the one in effect. */
+START_TEST(fair_tunables_scale_with_the_cpus)
+{
+        static const struct {
+                const char *layer, *sched;
+                int64_t lo, hi;
+        } runs[] = {
+                { SOURCE, "", 115, 135 },
+                { LEGACY, "", 235, 265 },
+                { SOURCE, "[sched]\nsched_latency=6ms\nmin_granularity=750us\n", 235, 265 },
+        };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+                struct scenario *sc;
+                g_autofree char *body = g_strdup_printf("duration=1s\n" ZERO_COSTS "%s"
+                        "[task:a]\naffinity=0\nprogram=compute 10s\n[task:b]\naffinity=0\nprogram=compute 10s\n",
+                        runs[i].sched);
+                struct sim *sim = layer_sim(runs[i].layer, body, "none", &sc);
+                int64_t switches;
+
+                sim_run(sim);
+                switches = (int64_t)summary_value(sim, "sched.context_switches");
+                ck_assert_msg(switches >= runs[i].lo && switches <= runs[i].hi, "run %zu: %" G_GINT64_FORMAT
+                              " switches", i, switches);
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("kernel");
@@ -245,6 +279,7 @@ int main(void)
         tcase_add_test(tc, a_class_change_rebases_vruntime);
         tcase_add_test(tc, drawn_phases_make_seeds_differ);
         tcase_add_test(tc, callback_overload_scans_at_once);
+        tcase_add_test(tc, fair_tunables_scale_with_the_cpus);
         tcase_add_test(tc, bad_layer_keys_are_refused_naming_the_key);
         suite_add_tcase(s, tc);
         return run_suite(s);

@@ -237,7 +237,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "sched", "softirq_threads", "true", "timer-wheel timeouts (the boosters' sleeps, rcu_preempt's FQS waits) expire in the kernel generation's per-CPU timer thread (sirq-timer/N or ktimers/N), as in the -rt kernels" },
         { "sched", "timer_softirq_thread", "kernel's", "scheduling of the timer softirq's thread: sirq-timer/N at fifo:50 on 2.6.22-rt (MAX_USER_RT_PRIO/2), ktimers/N at fifo:1 on 6.1-rt (sched_set_fifo_low())" },
         { "sched", "rt_wakeup", "kernel's", "where a waking RT task goes: last-cpu (2.6.22-rt: its last CPU if it would preempt there) or find-lowest (6.1-rt select_task_rq_rt(): away from a pinned or more urgent RT task, to find_lowest_rq()'s CPU)" },
-        { "sched", "sched_latency", "6ms", "fair class: period over which runnable tasks share a CPU" },
+        { "sched", "sched_latency", "6ms", "fair class: period over which runnable tasks share a CPU (unset on 6.1-rt: scaled by 1 + ilog2(min(cpus, 8)), as the kernel boots; the same for the two below)" },
         { "sched", "min_granularity", "750us", "fair class: shortest slice before a tick may preempt" },
         { "sched", "wakeup_granularity", "1ms", "fair class: vruntime lead a waking task needs to preempt" },
         { "rcu", "memory_limit", "off", "memory waiting on RCU at which the machine is out of memory" },
