@@ -1,10 +1,12 @@
 # memory.gp - memory waiting on RCU over time, one band per policy: the
 # median over its runs (seeds) as a line, the range from the lowest to the
-# highest run shaded; every run that ran out of memory a red dot.
+# highest run shaded; every run that ran out of memory a red dot.  Runs that
+# split by an outcome (some out of memory or stalled, some not) get a median
+# each: those with it solid, the others dashed (column 5).
 #
 # Set by `rcuboost compare` (or by hand with gnuplot -e "..."):
 #   datadir    the compare output directory: DATADIR/POLICY/memory-band.dat
-#              ("time_s,median_mib,min_mib,max_mib"), DATADIR/oom-events.csv
+#              ("time_s,median_mib,min_mib,max_mib,other_median_mib"), DATADIR/oom-events.csv
 #              ("policy,seed,time_s,mib")
 #   policies   space-separated policy names
 #   titles     the same as quoted strings, for the key (runs, out-of-memory count)
@@ -31,4 +33,6 @@ plot for [i=1:words(policies)] datadir.'/'.word(policies, i).'/memory-band.dat' 
          every ::1 using 1:3:4 with filledcurves lc rgb word(colours, i) notitle, \
      for [i=1:words(policies)] datadir.'/'.word(policies, i).'/memory-band.dat' \
          every ::1 using 1:2 with lines lw 2 lc rgb word(colours, i) title word(titles, i), \
+     for [i=1:words(policies)] datadir.'/'.word(policies, i).'/memory-band.dat' \
+         every ::1 using 1:5 with lines lw 2 dt 2 lc rgb word(colours, i) notitle, \
      datadir.'/oom-events.csv' every ::1 using 3:4 with points pt 7 ps 1.5 lc rgb "#c00000" title "a run out of memory"

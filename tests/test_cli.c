@@ -305,6 +305,31 @@ static char *read_file(const char *dir, const char *name)
         return s;
 }
 
+/* Runs that split by an outcome are two populations: each figure is given
+ * per group, never as one median across both (a figure no run had), and the
+ * memory plot's data carries each group's median. */
+START_TEST(compare_splits_figures_by_outcome)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *md = NULL, *band = NULL;
+        struct result r = run_cli("compare", "scenarios/booster-starvation.scn", "--policies", "rcu-boost",
+                                  "--seeds", "4", "--out", dir, NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        md = read_file(dir, "comparison.md");
+        /* seeds 1-4: out of memory in 2, 3 and 4 (the scenario's comment says why) */
+        ck_assert_msg(strstr(md, "| 3/4 (30-95%) |") && strstr(md, "| OOM 3/4: 128.0 MiB; no OOM 1/4: "),
+                      "%s", md);
+        /* the boost delay: none in the runs out of memory */
+        ck_assert_ptr_nonnull(strstr(md, "| OOM 3/4: -; no OOM 1/4: "));
+        band = read_file(dir, "rcu-boost/memory-band.dat");
+        ck_assert(g_str_has_prefix(band, "time_s,median_mib,min_mib,max_mib,other_median_mib\n"));
+        /* both medians on every line */
+        ck_assert_ptr_null(strstr(band, ",\n"));
+        result_clear(&r);
+}
+END_TEST
+
 #define SWEEP_ARGS "scenarios/oom.scn", "--vary", "policy.booster_period=5ms,20ms", \
         "--policies", "booster,pi-lock", "--seeds", "3", "--set", "scenario.duration=1500ms", "--quiet"
 
@@ -683,6 +708,7 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, check_over_seeds_names_the_failing_seed);
         tcase_add_test(runs, compare_writes_table_and_plots);
         tcase_add_test(runs, compare_without_gnuplot_still_writes_numbers);
+        tcase_add_test(runs, compare_splits_figures_by_outcome);
         tcase_add_test(runs, sweep_is_the_same_serial_parallel_resumed_and_distributed);
         tcase_add_test(runs, sweep_marks_stalls_and_failures);
         tcase_add_test(runs, signals_stop_a_run_with_incomplete_outputs);

@@ -300,13 +300,69 @@ static char *cell_rate(const struct policy_runs *pr, const void *arg)
         return verdict_format_rate(*(const int *)((const char *)pr + GPOINTER_TO_SIZE(arg)), pr->n);
 }
 
-static char *cell_spread(const struct policy_runs *pr, const void *arg)
+/* The outcome that divides the runs, if one does: out of memory or not,
+ * else a stall or not.  Two populations have no common median -- it would
+ * be a figure no run had -- so each is summarised on its own. */
+enum split { SPLIT_NONE, SPLIT_OOM, SPLIT_STALL };
+
+static enum split split_of(const struct policy_runs *pr)
 {
-        int col = headline_index(arg);
+        if (pr->oom > 0 && pr->oom < pr->n)
+                return SPLIT_OOM;
+        if (pr->stall > 0 && pr->stall < pr->n)
+                return SPLIT_STALL;
+        return SPLIT_NONE;
+}
+
+static bool in_group(const struct result *r, enum split split, bool outcome)
+{
+        return split == SPLIT_NONE || (split == SPLIT_OOM ? r->oom : r->stall) == outcome;
+}
+
+/* The spread of column @col over the runs of one group; "k/m: " before it
+ * when only k of the group's m runs measured anything (a boost delay where
+ * some runs boosted nobody). */
+static char *group_spread(const struct policy_runs *pr, int col, enum split split, bool outcome, int *members)
+{
+        double v[pr->n];
+        bool al[pr->n];
+        int m = 0, k = 0;
         struct verdict_spread sp;
 
-        spread_of(pr, col, &sp);
-        return format_spread(headline[col].kind, &sp);
+        for (int i = 0; i < pr->n; i++) {
+                const struct result *r = &pr->runs[i];
+
+                v[i] = NAN;
+                al[i] = false;
+                if (!in_group(r, split, outcome))
+                        continue;
+                m++;
+                /* a run that failed measured nothing worth a median */
+                if (strcmp(r->status, "failed") && !isnan(r->values[col])) {
+                        v[i] = r->values[col];
+                        al[i] = r->at_least[col];
+                        k++;
+                }
+        }
+        *members = m;
+        verdict_spread(v, al, pr->n, &sp);
+        g_autofree char *f = format_spread(headline[col].kind, &sp);
+
+        return k > 0 && k < m ? g_strdup_printf("%d/%d: %s", k, m, f) : g_steal_pointer(&f);
+}
+
+static char *cell_spread(const struct policy_runs *pr, const void *arg)
+{
+        int col = headline_index(arg), m_yes, m_no;
+        enum split split = split_of(pr);
+
+        if (split == SPLIT_NONE)
+                return group_spread(pr, col, split, false, &m_no);
+        const char *what = split == SPLIT_OOM ? "OOM" : "stall";
+        g_autofree char *yes = group_spread(pr, col, split, true, &m_yes);
+        g_autofree char *no = group_spread(pr, col, split, false, &m_no);
+
+        return g_strdup_printf("%s %d/%d: %s; no %s %d/%d: %s", what, m_yes, pr->n, yes, what, m_no, pr->n, no);
 }
 
 static char *cell_rt(const struct policy_runs *pr, const void *arg)
@@ -1131,9 +1187,10 @@ static gboolean prepare_memory_band(const struct policy_runs *pr, const char *di
 {
         g_autofree struct series *runs = g_new0(struct series, pr->n);
         g_autofree guint *at = g_new0(guint, pr->n);
-        g_autofree double *v = g_new(double, pr->n);
+        g_autofree double *v = g_new(double, pr->n), *w = g_new(double, pr->n);
         g_autofree char *dst = g_build_filename(dir, pr->policy, "memory-band.dat", NULL);
-        GString *out = g_string_new("time_s,median_mib,min_mib,max_mib\n");
+        GString *out = g_string_new("time_s,median_mib,min_mib,max_mib,other_median_mib\n");
+        enum split split = split_of(pr);
         int longest = 0;
         gboolean ok;
 
@@ -1144,23 +1201,31 @@ static gboolean prepare_memory_band(const struct policy_runs *pr, const char *di
         }
         guint n = runs[longest].n;
         g_autofree double *med = g_new(double, MAX(n, 1)), *lo = g_new(double, MAX(n, 1));
-        g_autofree double *hi = g_new(double, MAX(n, 1));
+        g_autofree double *hi = g_new(double, MAX(n, 1)), *med2 = g_new(double, MAX(n, 1));
 
+        /* Runs split by an outcome (split_of()): the median of each group,
+         * the runs with it first -- one line across both would climb at a
+         * slope no run had.  The band spans every run. */
         for (guint k = 0; k < n; k++) {
                 double t = runs[longest].t_ns[k];
-                int m = 0;
+                int m = 0, m2 = 0;
 
                 for (int r = 0; r < pr->n; r++) {
                         if (!runs[r].n)
                                 continue;
                         while (at[r] + 1 < runs[r].n && runs[r].t_ns[at[r] + 1] <= t)
                                 at[r]++;
-                        v[m++] = runs[r].bytes[at[r]] / 1048576.0;
+                        if (in_group(&pr->runs[r], split, true))
+                                v[m++] = runs[r].bytes[at[r]] / 1048576.0;
+                        else
+                                w[m2++] = runs[r].bytes[at[r]] / 1048576.0;
                 }
                 gsl_sort(v, 1, (size_t)m);
-                med[k] = gsl_stats_median_from_sorted_data(v, 1, (size_t)m);
-                lo[k] = v[0];
-                hi[k] = v[m - 1];
+                gsl_sort(w, 1, (size_t)m2);
+                med[k] = m ? gsl_stats_median_from_sorted_data(v, 1, (size_t)m) : NAN;
+                med2[k] = m2 ? gsl_stats_median_from_sorted_data(w, 1, (size_t)m2) : NAN;
+                lo[k] = MIN(m ? v[0] : INFINITY, m2 ? w[0] : INFINITY);
+                hi[k] = MAX(m ? v[m - 1] : -INFINITY, m2 ? w[m2 - 1] : -INFINITY);
         }
         /* A long run has far more samples than a plot has pixels (300 s:
          * 300,000, a minute of gnuplot): past 2 x MEMORY_PLOT_BUCKETS, each
@@ -1185,8 +1250,13 @@ static gboolean prepare_memory_band(const struct policy_runs *pr, const char *di
                 for (int j = 0; j < (kmin == kmax ? 1 : 2); j++) {
                         guint k = (j == 0) == (kmin < kmax) ? kmin : kmax;
 
-                        g_string_append_printf(out, "%.9f,%.6f,%.6f,%.6f\n", runs[longest].t_ns[k] / 1e9, med[k],
+                        g_string_append_printf(out, "%.9f,%.6f,%.6f,%.6f,", runs[longest].t_ns[k] / 1e9, med[k],
                                                blo, bhi);
+                        /* gnuplot leaves an empty field out of a line */
+                        if (isnan(med2[k]))
+                                g_string_append_c(out, '\n');
+                        else
+                                g_string_append_printf(out, "%.6f\n", med2[k]);
                 }
         }
         for (int r = 0; r < pr->n; r++) {
@@ -1301,10 +1371,16 @@ static void draw_all(struct plotter *pl, struct policy_runs *prs, int np, int64_
                         continue;
                 g_autofree char *same = same_curve(pl->dir, prs, all, nsome, p, NULL);
 
+                enum split split = split_of(&prs[p]);
+                int k = split == SPLIT_OOM ? prs[p].oom : prs[p].stall;
+                g_autofree char *groups = split == SPLIT_NONE ? g_strdup("") :
+                        g_strdup_printf(" (medians apart: %d with %s solid, %d without dashed)", k,
+                                        split == SPLIT_OOM ? "OOM" : "a stall", prs[p].n - k);
+
                 all[nsome++] = p;
-                g_ptr_array_add(titles, g_strdup_printf("%s: %s%d run%s, out of memory in %d%s%s", prs[p].title,
+                g_ptr_array_add(titles, g_strdup_printf("%s: %s%d run%s, out of memory in %d%s%s%s", prs[p].title,
                                                         prs[p].n > 1 ? "median and range of " : "", prs[p].n,
-                                                        prs[p].n > 1 ? "s" : "", prs[p].oom,
+                                                        prs[p].n > 1 ? "s" : "", prs[p].oom, groups,
                                                         same ? "; the same as " : "", same ? same : ""));
         }
         g_snprintf(num, sizeof(num), "limit_mib=%.6f; ", limit_bytes / 1048576.0);
