@@ -15,6 +15,7 @@
 #include "sim/output.h"
 #include "sim/sim.h"
 #include "sim/eventq.h"
+#include "sim/expect.h"
 #include "sim/kernel.h"
 #include "sim/units.h"
 
@@ -440,8 +441,11 @@ static const struct command commands[] = {
 static void print_help(FILE *f)
 {
         fprintf(f, "Usage: rcuboost COMMAND [OPTION...]\n\n"
-                "Simulate priority boosting of preempted RCU readers (preemptible RCU as in\n"
-                "2007 -rt kernels) and compare boosting policies.\n\nCommands:\n");
+                "Simulate priority boosting of preempted RCU readers and compare boosting\n"
+                "policies: the 2007 -rt kernels' preemptible RCU (rcupreempt, in a 2.6.22-rt\n"
+                "kernel: none, booster, booster-8state, pi-lock, rostedt-2007) and today's\n"
+                "preemptible Tree RCU with CONFIG_RCU_BOOST (rcu-boost, in Debian 12's 6.1-rt).\n\n"
+                "Commands:\n");
         for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
                 fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
         fprintf(f, "\nOptions:\n  -h, --help     show this help (COMMAND --help for a command's)\n"
@@ -475,7 +479,22 @@ int main(int argc, char **argv)
                 g_set_prgname(prgname);
                 return commands[i].fn(argc - 1, argv + 1);
         }
-        fprintf(stderr, "rcuboost: unknown command '%s'\n", argv[1]);
+        /* a slip of the keyboard: the nearest command, two edits away at most */
+        const char *near = NULL;
+        guint best = 3;
+
+        for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+                guint d = expect_edit_distance(argv[1], commands[i].name);
+
+                if (d < best) {
+                        best = d;
+                        near = commands[i].name;
+                }
+        }
+        if (near)
+                fprintf(stderr, "rcuboost: unknown command '%s' (did you mean '%s'?)\n", argv[1], near);
+        else
+                fprintf(stderr, "rcuboost: unknown command '%s'\n", argv[1]);
         print_help(stderr);
         return EXIT_USAGE;
 }

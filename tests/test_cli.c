@@ -35,6 +35,12 @@ START_TEST(usage_errors_exit_2)
         r = run_cli("frobnicate", NULL);
         ck_assert_int_eq(r.status, 2);
         ck_assert_ptr_nonnull(strstr(r.err, "unknown command 'frobnicate'"));
+        ck_assert_ptr_null(strstr(r.err, "did you mean"));
+        result_clear(&r);
+        /* a slip of the keyboard gets the nearest command */
+        r = run_cli("compre", NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_ptr_nonnull(strstr(r.err, "unknown command 'compre' (did you mean 'compare'?)"));
         result_clear(&r);
         r = run_cli("run", NULL);
         ck_assert_int_eq(r.status, 2);
