@@ -359,6 +359,12 @@ START_TEST(sweep_marks_stalls_and_failures)
         ck_assert_msg(r.status == 0, "%s", r.err);
         ck_assert_ptr_nonnull(strstr(r.out, "plot "));
         result_clear(&r);
+        /* a bad --vary value is named as the option it came from */
+        r = run_cli("sweep", "scenarios/oom.scn", "--vary", "rcu.memory_limit=64MiB,lots", "--policies", "none",
+                    "--out", dlout, NULL);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(g_str_has_prefix(r.err, "rcuboost: --vary rcu.memory_limit: 'lots' is not a size"), "%s", r.err);
+        result_clear(&r);
         dat = read_file(out, "sweep-plot.dat");
         {
                 /* 64 MiB: both seeds out of memory, and the mean is the stall still

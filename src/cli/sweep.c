@@ -700,7 +700,21 @@ int cli_sweep(int argc, char **argv)
                         if (!sim_check(sc, sw.policies->pdata[p], &e))
                                 g_clear_pointer(&sc, scenario_free);
                 if (!sc) {
-                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        /* an axis's value is applied as an override: name the option the user gave */
+                        const char *msg = e->message;
+
+                        for (int a = 0; a < sw.naxes; a++) {
+                                size_t n = strlen(sw.axes[a].key);
+
+                                if (g_str_has_prefix(msg, "--set ") && !g_ascii_strncasecmp(msg + 6, sw.axes[a].key, n) &&
+                                    (msg[6 + n] == ':' || msg[6 + n] == ' ')) {
+                                        fprintf(stderr, "rcuboost: --vary %s\n", msg + 6);
+                                        msg = NULL;
+                                        break;
+                                }
+                        }
+                        if (msg)
+                                fprintf(stderr, "rcuboost: %s\n", msg);
                         g_error_free(e);
                         status = EXIT_USAGE;
                         goto out;
