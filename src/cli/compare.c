@@ -297,6 +297,9 @@ static char *cell_flavour(const struct policy_runs *pr, const void *arg)
 
 static char *cell_rate(const struct policy_runs *pr, const void *arg)
 {
+        /* a real kernel's runs have no safety oracle: not measured is "-", not 0 */
+        if (pr->real && GPOINTER_TO_SIZE(arg) == G_STRUCT_OFFSET(struct policy_runs, unsafe))
+                return g_strdup("-");
         return verdict_format_rate(*(const int *)((const char *)pr + GPOINTER_TO_SIZE(arg)), pr->n);
 }
 
@@ -503,6 +506,10 @@ static gboolean write_tables(const char *dir, const struct policy_runs *prs, int
                 for (size_t k = 0; k < G_N_ELEMENTS(counts); k++) {
                         double lo, hi;
 
+                        if (pr->real && !strcmp(rates[k], "unsafe")) {
+                                fputs("\t-\t-\t-", f);       /* not measured on a real kernel */
+                                continue;
+                        }
                         verdict_wilson(counts[k], pr->n, &lo, &hi);
                         fprintf(f, "\t%d\t%.6f\t%.6f", counts[k], lo, hi);
                 }

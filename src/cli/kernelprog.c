@@ -32,6 +32,7 @@
 #include "../sim/kernel.h"
 #include "../sim/program.h"
 #include "../kernel/rcuboost_draw.h"
+#include "../kernel/rcuboost_limits.h"
 
 /* The generation the kernel is: Debian 12's rt kernel. */
 #define REAL_KERNEL "6.1-rt"
@@ -49,6 +50,43 @@ static void refuse(GPtrArray *why, const char *fmt, ...)
         va_start(ap, fmt);
         g_ptr_array_add(why, g_strdup_vprintf(fmt, ap));
         va_end(ap);
+}
+
+/* What the module holds (rcuboost_limits.h): past it the module refuses
+ * the program at boot, which kernel-run could only report as a boot that
+ * never finished. */
+static void check_module_limits(const struct scenario *sc, GPtrArray *why)
+{
+        int ntasks = 0;
+
+        for (guint i = 0; i < sc->tasks->len; i++) {
+                const struct task_spec *ts = g_ptr_array_index(sc->tasks, i);
+                g_autofree char *group = g_strdup_printf("task:%s", ts->name);
+                g_autofree char *where = scenario_where(sc, group, NULL);
+                g_autofree char *last = ts->count > 1 ? g_strdup_printf("%s.%d", ts->name, ts->count - 1)
+                                                      : g_strdup(ts->name);
+                int slots = 0;
+
+                ntasks += MAX(ts->count, 1);
+                if (strlen(last) > RCUBOOST_MAX_NAME)
+                        refuse(why, "%s: the kernel names a thread in %d characters, and '%s' is longer (an "
+                               "[event] on it would match nothing): shorten the name", where, RCUBOOST_MAX_NAME,
+                               last);
+                if (ts->program->len > RCUBOOST_MAX_INSNS)
+                        refuse(why, "%s: %d instructions, the module holds %d a task", where, ts->program->len,
+                               RCUBOOST_MAX_INSNS);
+                for (int k = 0; k < ts->program->len; k++)
+                        slots = MAX(slots, ts->program->code[k].slot + 1);
+                if (slots > RCUBOOST_MAX_SLOTS)
+                        refuse(why, "%s: %d repeat counters, the module holds %d a task", where, slots,
+                               RCUBOOST_MAX_SLOTS);
+        }
+        if (ntasks > RCUBOOST_MAX_TASKS)
+                refuse(why, "%d tasks (every copy of count=N), the module holds %d", ntasks, RCUBOOST_MAX_TASKS);
+        if (sc->mutexes->len > RCUBOOST_MAX_MUTEXES)
+                refuse(why, "%u mutexes, the module holds %d", sc->mutexes->len, RCUBOOST_MAX_MUTEXES);
+        if (sc->events->len > RCUBOOST_MAX_EVENTS)
+                refuse(why, "%u [event] sections, the module holds %d", sc->events->len, RCUBOOST_MAX_EVENTS);
 }
 
 /* Everything the scenario asks that a real 6.1-rt kernel cannot be made
@@ -111,6 +149,7 @@ static void check_runnable(const struct scenario *sc, const struct kernel_env *e
         }
         if (sc->break_grace_periods)
                 refuse(why, "[debug] break_grace_periods: a test switch of the simulator");
+        check_module_limits(sc, why);
 }
 
 /* normal, lognormal and pareto draw in the module by inverse transform:

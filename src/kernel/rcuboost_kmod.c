@@ -48,16 +48,17 @@
 #include <uapi/linux/sched/types.h>
 
 #include "rcuboost_draw.h"
+#include "rcuboost_limits.h"
 
 #define CREATE_TRACE_POINTS
 #include "rcuboost_trace.h"
 
 extern unsigned long rcu_get_gp_seq(void);
 
-#define MAX_TASKS       512
-#define MAX_INSNS       256
-#define MAX_SLOTS       16
-#define MAX_MUTEXES     64
+#define MAX_TASKS       RCUBOOST_MAX_TASKS
+#define MAX_INSNS       RCUBOOST_MAX_INSNS
+#define MAX_SLOTS       RCUBOOST_MAX_SLOTS
+#define MAX_MUTEXES     RCUBOOST_MAX_MUTEXES
 #define MAX_SAMPLES     200000
 #define PROGRAM_MAX     (1 << 20)
 
@@ -109,7 +110,7 @@ struct revent {
         u64 mask;                       /* 0: the affinity stays */
 };
 
-#define MAX_EVENTS      64
+#define MAX_EVENTS      RCUBOOST_MAX_EVENTS
 
 static struct {
         int nmutexes, ntasks, nevents;
