@@ -260,9 +260,16 @@ START_TEST(bad_input_is_refused)
                 { "--policy", "none", "--property", "oom_rate<=0.5", NULL },
                 { "--policy", "none", "--property", "gp_max_at_least", NULL },
                 { "--policy", "none", "--budget", "soon", NULL },
+                /* budgets that would read as no limit: a hunt finding nothing would never end */
+                { "--policy", "none", "--budget", "999ns", NULL },
+                { "--policy", "none", "--budget", "-1", NULL },
+                { "--policy", "none", "--budget", "-1runs", NULL },
+                { "--policy", "none", "--budget", "18446744073709551616", NULL },
         };
         const char *want[] = { "unknown policy 'nosuch'", "is the policy hunted", "a rate over seeds",
-                               "expected METRIC OP VALUE", "--budget soon" };
+                               "expected METRIC OP VALUE", "--budget soon", "--budget 999ns: a wall-clock time of "
+                               "at least 1ms", "--budget -1: a number of runs from 1", "--budget -1runs: a number",
+                               "--budget 18446744073709551616: a number of runs" };
 
         for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
                 struct result r = run_cli("hunt", cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4],

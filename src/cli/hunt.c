@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "hscn.h"
 
+#include <errno.h>
 #include <gsl/gsl_rng.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -42,6 +43,7 @@
 #define HUNT_CONFIRM 3          /* a finding holds over this many times --seeds before it is taken */
 #define HUNT_SHRINK_RUNS 4000   /* simulations a finding's shrinking may take */
 #define HUNT_REDUCTIONS 256     /* one-step simplifications: up to ~21 per task, HSCN_MAX_TASKS tasks */
+#define HUNT_MAX_RUNS UINT64_C(1000000000000)   /* a --budget in runs: beyond any machine's reach */
 #define HUNT_EDGES 4096         /* policy state transitions: bit T of word F of sim_policy_coverage() */
 #define HUNT_MEMORY_LIMIT (32 * 1048576LL)
 
@@ -600,10 +602,20 @@ static gboolean parse_budget(const char *s, guint64 *runs, gint64 *wall_us, GErr
 {
         g_autofree char *t = g_strstrip(g_strdup(s));
         char *end = NULL;
-        guint64 n = g_ascii_strtoull(t, &end, 10);
+        guint64 n;
         int64_t ns;
 
+        /* strtoull takes "-1" as 2^64 - 1 and saturates past 2^64: both would
+         * read as no limit at all, a hunt that finding nothing never ends */
+        errno = 0;
+        n = g_ascii_strtoull(t, &end, 10);
         if (end != t && (!*end || !strcmp(end, "runs") || !strcmp(end, " runs"))) {
+                if (t[0] == '-' || errno == ERANGE || n > HUNT_MAX_RUNS) {
+                        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                    "--budget %s: a number of runs from 1 to %" G_GUINT64_FORMAT, s,
+                                    (guint64)HUNT_MAX_RUNS);
+                        return FALSE;
+                }
                 if (n == 0) {
                         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--budget %s: at least one run",
                                     s);
@@ -616,6 +628,12 @@ static gboolean parse_budget(const char *s, guint64 *runs, gint64 *wall_us, GErr
                 g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                             "--budget %s: expected a number of runs (500 or 500runs) or a wall-clock time (90s, "
                             "10min)", s);
+                return FALSE;
+        }
+        /* under a millisecond no run fits, and microseconds round to "no limit" */
+        if (ns < NSEC_PER_MSEC) {
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                            "--budget %s: a wall-clock time of at least 1ms", s);
                 return FALSE;
         }
         *wall_us = ns / NSEC_PER_USEC;
