@@ -75,6 +75,15 @@ static gboolean hprop_parse(const char *text, struct hprop *p, GError **error)
         g_autofree char *name = NULL;
 
         memset(p, 0, sizeof(*p));
+        /* each finding's header repeats the property: a line break there
+         * would inject a line into every finding, which then no longer loads */
+        if (strpbrk(text, "\n\r")) {
+                g_autofree char *shown = g_strescape(text, NULL);
+
+                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                            "--property: a line break in '%s': one property a line", shown);
+                return FALSE;
+        }
         if (!eq || eq == text) {
                 g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                             "--property '%s': expected METRIC OP VALUE, as an [expect] line without its policy "
