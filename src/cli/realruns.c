@@ -1,7 +1,9 @@
 /* realruns.c - real-kernel runs read back; see realruns.h. */
 #include "realruns.h"
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +79,37 @@ static gint by_run_number(gconstpointer a, gconstpointer b)
         return (x > y) - (x < y);
 }
 
+/* What compare reads of a real run: regular files of a sane size, else
+ * refused naming the file -- a FIFO named memory.csv would block compare
+ * forever, a link to /dev/zero would fill its memory. */
+#define REAL_FILE_MAX ((goffset)256 << 20)
+
+static gboolean real_files_sane(const char *rundir, GError **error)
+{
+        static const char *const files[] = { "summary.json", "memory.csv", "gp.csv", "distributions.csv",
+                                             "boost.csv", "latency.csv" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+                g_autofree char *path = g_build_filename(rundir, files[i], NULL);
+                GStatBuf st;
+
+                if (g_stat(path, &st) != 0)
+                        continue;       /* absent: compare does without it */
+                if (!S_ISREG(st.st_mode)) {
+                        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                    "%s: not a regular file (a real run is files scripts/kernel-run wrote)", path);
+                        return FALSE;
+                }
+                if (st.st_size > REAL_FILE_MAX) {
+                        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                    "%s: %" G_GINT64_FORMAT " bytes, more than a real run writes (%" G_GINT64_FORMAT
+                                    ")", path, (gint64)st.st_size, (gint64)REAL_FILE_MAX);
+                        return FALSE;
+                }
+        }
+        return TRUE;
+}
+
 char **real_run_dirs(const char *dir, GError **error)
 {
         g_autoptr(GDir) d = g_dir_open(dir, 0, error);
@@ -99,6 +132,9 @@ char **real_run_dirs(const char *dir, GError **error)
                             "%s: no run-N/summary.json (the output of scripts/kernel-run --out DIR)", dir);
                 return NULL;
         }
+        for (guint i = 0; i < runs->len; i++)
+                if (!real_files_sane(runs->pdata[i], error))
+                        return NULL;
         g_ptr_array_sort(runs, by_run_number);
         g_ptr_array_add(runs, NULL);
         return (char **)g_ptr_array_steal(runs, NULL);
