@@ -1741,6 +1741,8 @@ int cli_compare(int argc, char **argv)
         g_autofree char *trace_window = NULL;
         g_autofree char *real_dir = NULL;
         g_auto(GStrv) real_runs = NULL;
+        /* read once, checked: a run replaced during the simulations is not read again */
+        g_autoptr(GPtrArray) real_reports = g_ptr_array_new_with_free_func((GDestroyNotify)report_free);
         gint nthreads = (gint)MIN(g_get_num_processors(), 64);
         gint nseeds = COMPARE_DEFAULT_SEEDS;
         struct compare_job *jobs;
@@ -1903,7 +1905,7 @@ int cli_compare(int argc, char **argv)
                                 g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
                                             "%s: a run of scenario '%s', not '%s'", path, of ? of : "?", sc->name);
                         if (r)
-                                report_free(r);
+                                g_ptr_array_add(real_reports, r);
                         if (e)
                                 break;
                 }
@@ -2042,8 +2044,7 @@ int cli_compare(int argc, char **argv)
                 pr->runs = g_new0(struct result, pr->n);
                 for (int i = 0; i < pr->n; i++) {
                         struct result *r = &pr->runs[i];
-                        g_autofree char *path = g_build_filename(real_runs[i], "summary.json", NULL);
-                        struct report *rep = real_summary_load(path, NULL);
+                        const struct report *rep = real_reports->pdata[i];
                         double v;
 
                         r->policy = REAL_POLICY;
@@ -2056,7 +2057,6 @@ int cli_compare(int argc, char **argv)
                         r->environment = g_strdup_printf("%s, %s (real: %s)", r->flavour ? r->flavour : "tree",
                                                          report_lookup_string(rep, "kernel.generation"),
                                                          report_lookup_string(rep, "kernel.release"));
-                        report_free(rep);
                 }
         }
         for (int p = 0; p < np; p++)
