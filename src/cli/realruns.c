@@ -4,16 +4,41 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <sys/stat.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../sim/report.h"
 #include "../sim/scenario.h"
 
-/* Objects become dotted keys, as report_write_json() nests them; arrays
- * (the list of what was not measured) are left out. */
-static void flatten(struct report *r, const char *prefix, JsonNode *node)
+/* A figure compare can show: finite, within a 64-bit count of ns or bytes,
+ * and not negative where it counts or measures something (a key ending in
+ * _ns, _bytes, or a count).  A wait of -1 says "none" where the harness
+ * writes it (oom_time_ns). */
+static gboolean plausible(const char *key, double v, GError **error)
 {
+        static const char *const counts[] = { "run", "seed", "grace_periods", "n_boosts", "readers",
+                                              "readers_boosted", "wall_seconds", "count" };
+        const char *last = strrchr(key, '.') ? strrchr(key, '.') + 1 : key;
+        bool measure = g_str_has_suffix(key, "_ns") || g_str_has_suffix(key, "_bytes");
+
+        for (size_t i = 0; i < G_N_ELEMENTS(counts); i++)
+                measure |= !strcmp(last, counts[i]);
+        if (!isfinite(v) || fabs(v) > 9.2e18)
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s: %g is not a figure a run measures",
+                            key, v);
+        else if (measure && v < 0 && !(v == -1 && g_str_has_suffix(key, "oom_time_ns")))
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s: %g, below zero", key, v);
+        return *error == NULL;
+}
+
+/* Objects become dotted keys, as report_write_json() nests them; arrays
+ * (the list of what was not measured) are left out.  The first implausible
+ * figure stops it, in *@error. */
+static void flatten(struct report *r, const char *prefix, JsonNode *node, GError **error)
+{
+        if (*error)
+                return;
         if (JSON_NODE_HOLDS_OBJECT(node)) {
                 JsonObject *o = json_node_get_object(node);
                 g_autoptr(GList) members = json_object_get_members(o);
@@ -21,7 +46,7 @@ static void flatten(struct report *r, const char *prefix, JsonNode *node)
                 for (GList *m = members; m; m = m->next) {
                         g_autofree char *key = *prefix ? g_strconcat(prefix, ".", m->data, NULL) : g_strdup(m->data);
 
-                        flatten(r, key, json_object_get_member(o, m->data));
+                        flatten(r, key, json_object_get_member(o, m->data), error);
                 }
         } else if (JSON_NODE_HOLDS_NULL(node)) {
                 report_null(r, prefix);
@@ -30,10 +55,12 @@ static void flatten(struct report *r, const char *prefix, JsonNode *node)
                         : json_node_get_value_type(node) == G_TYPE_DOUBLE ? 'd'
                         : json_node_get_value_type(node) == G_TYPE_BOOLEAN ? 'b' : 's') {
                 case 'i':
-                        report_int(r, prefix, json_node_get_int(node));
+                        if (plausible(prefix, (double)json_node_get_int(node), error))
+                                report_int(r, prefix, json_node_get_int(node));
                         break;
                 case 'd':
-                        report_double(r, prefix, json_node_get_double(node));
+                        if (plausible(prefix, json_node_get_double(node), error))
+                                report_double(r, prefix, json_node_get_double(node));
                         break;
                 case 'b':
                         report_bool(r, prefix, json_node_get_boolean(node));
@@ -61,7 +88,13 @@ struct report *real_summary_load(const char *path, GError **error)
                 return NULL;
         }
         r = report_new();
-        flatten(r, "", json_parser_get_root(parser));
+        flatten(r, "", json_parser_get_root(parser), &e);
+        if (e) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s: %s", path, e->message);
+                g_error_free(e);
+                report_free(r);
+                return NULL;
+        }
         if (!report_has(r, "real")) {
                 g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
                             "%s: not a real-kernel run (no \"real\" key: scripts/kernel-run writes them)", path);
