@@ -1894,6 +1894,10 @@ int cli_compare(int argc, char **argv)
                 }
         }
         /* --real: every run readable, and of this scenario, before any output is made */
+        g_autoptr(GString) given_sets = g_string_new(NULL);
+
+        for (char **s = sets; s && *s; s++)
+                g_string_append_printf(given_sets, "%s--set %s", given_sets->len ? " " : "", *s);
         if (real_dir) {
                 real_runs = real_run_dirs(real_dir, &e);
                 for (char **d = real_runs; d && *d; d++) {
@@ -1901,9 +1905,22 @@ int cli_compare(int argc, char **argv)
                         struct report *r = real_summary_load(path, &e);
                         const char *of = r ? report_lookup_string(r, "scenario") : NULL;
 
+                        const char *sha = r ? report_lookup_string(r, "scenario_sha256") : NULL;
+                        const char *ran_sets = r ? report_lookup_string(r, "set_args") : NULL;
+
                         if (r && g_strcmp0(of, sc->name) != 0)
                                 g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
                                             "%s: a run of scenario '%s', not '%s'", path, of ? of : "?", sc->name);
+                        /* the same file and the same --set, or another experiment (runs
+                         * recorded before kernel-run said so are taken as they are) */
+                        else if (r && sha && *sha && strcmp(sha, sc->sha256) != 0)
+                                g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                            "%s: a run of another version of %s (its sha256 differs): run "
+                                            "scripts/kernel-run on this one", path, sc->path);
+                        else if (r && ran_sets && strcmp(ran_sets, given_sets->str) != 0)
+                                g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                            "%s: run with '%s', compared with '%s': the same --set on both", path,
+                                            ran_sets, given_sets->str);
                         if (r)
                                 g_ptr_array_add(real_reports, r);
                         if (e)
