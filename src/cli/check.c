@@ -159,7 +159,8 @@ static gboolean wanted(const struct scenario *sc, const char *policy)
  * in every run; the line printed shows the run that came closest to failing
  * it (the largest value for <=, the smallest for >=). */
 struct held {
-        GPtrArray *failures;    /* the messages, printed in the order of the lines */
+        GPtrArray *failures;    /* the messages, one per failing run, in seed order */
+        GString *seeds;         /* the failing runs' seeds, "2, 4" */
         bool shown;             /* a value to show */
         double worst;
         gboolean worst_at_least;
@@ -188,8 +189,10 @@ static void check_policy(struct check_job *job)
         int counts[VERDICT_OUTCOMES] = { 0 };
         g_autofree struct held *held = g_new0(struct held, sc->expectations->len);
 
-        for (guint k = 0; k < sc->expectations->len; k++)
+        for (guint k = 0; k < sc->expectations->len; k++) {
                 held[k].failures = g_ptr_array_new_with_free_func(g_free);
+                held[k].seeds = g_string_new(NULL);
+        }
 
         for (int i = 0; i < n; i++) {
                 uint64_t seed = sc->seed + (uint64_t)i;
@@ -209,6 +212,7 @@ static void check_policy(struct check_job *job)
                         g_error_free(e);
                         for (guint k = 0; k < sc->expectations->len; k++) {
                                 g_ptr_array_unref(held[k].failures);
+                                g_string_free(held[k].seeds, TRUE);
                                 g_free(held[k].key);
                         }
                         return;
@@ -234,10 +238,12 @@ static void check_policy(struct check_job *job)
                                 continue;
                         switch (expect_eval(x, sim_report(sim), &actual, &at_least, &key)) {
                         case EXPECT_NO_METRIC:  /* refused by sim_new(); a summary key went away */
+                                g_string_append_printf(h->seeds, "%s%" G_GUINT64_FORMAT, h->seeds->len ? ", " : "", seed);
                                 g_ptr_array_add(h->failures, g_strdup_printf("%s: %s: no metric '%s' in summary.json "
                                                 "(docs/outputs.md lists them)", x->where, policy, x->metric));
                                 continue;
                         case EXPECT_NO_VALUE:
+                                g_string_append_printf(h->seeds, "%s%" G_GUINT64_FORMAT, h->seeds->len ? ", " : "", seed);
                                 g_ptr_array_add(h->failures, g_strdup_printf("%s %s: %s %s %s (no value: nothing was "
                                                 "measured in this run%s) at %s", sc->name, policy, key,
                                                 expect_op_name(x->op), x->value_text, in_seed, x->where));
@@ -257,6 +263,7 @@ static void check_policy(struct check_job *job)
                         g_autofree char *shown = format_metric(key, actual);
 
                         /* every failing run is named: its seed replays it */
+                        g_string_append_printf(h->seeds, "%s%" G_GUINT64_FORMAT, h->seeds->len ? ", " : "", seed);
                         g_ptr_array_add(h->failures, g_strdup_printf("%s %s: %s %s %s (actual %s%s%s%s) at %s",
                                         sc->name, policy, key, expect_op_name(x->op), x->value_text,
                                         at_least ? ">= " : "", shown, at_least ? ", still pending at the end" : "",
@@ -267,8 +274,14 @@ static void check_policy(struct check_job *job)
                 const struct expectation *x = g_ptr_array_index(sc->expectations, k);
                 struct held *h = &held[k];
 
-                for (guint f = 0; f < h->failures->len; f++)
-                        check_result(job, FALSE, "%s", (char *)h->failures->pdata[f]);
+                /* one assertion, one result: the first failing run, then every
+                 * failing seed (each replays with run --seed) */
+                if (h->failures->len == 1)
+                        check_result(job, FALSE, "%s", (char *)h->failures->pdata[0]);
+                else if (h->failures->len > 1)
+                        check_result(job, FALSE, "%s; fails in %u of %d runs (seeds %s)",
+                                     (char *)h->failures->pdata[0], h->failures->len, n, h->seeds->str);
+                g_string_free(h->seeds, TRUE);
                 if (!expect_applies_to(x, policy, sc) || h->failures->len) {
                         g_ptr_array_unref(h->failures);
                         g_free(h->key);
