@@ -14,6 +14,20 @@ static struct sim *layer_sim(const char *layer, const char *body, const char *po
         return sim_from_text(text, policy, sc);
 }
 
+/* Run @body under @layer with no policy to its end: summary.json's @key. */
+static double layer_run_value(const char *layer, const char *body, const char *key)
+{
+        struct scenario *sc;
+        struct sim *sim = layer_sim(layer, body, "none", &sc);
+        double v;
+
+        sim_run(sim);
+        v = summary_value(sim, key);
+        sim_free(sim);
+        scenario_free(sc);
+        return v;
+}
+
 /* kernel/time/timer.c calc_index(): a timer must not fire early, so its
  * expiry is rounded up by one unit of its level -- schedule_timeout(1) at
  * HZ 250 fires at the second tick, 8 ms away; 63 jiffies or more go to level
@@ -78,18 +92,13 @@ START_TEST(fqs_scans_during_a_held_grace_period_come_8ms_apart)
         int64_t scans[2];
 
         for (int i = 0; i < 2; i++) {
-                struct scenario *sc;
-                struct sim *sim = layer_sim(i ? LEGACY : SOURCE,
+                scans[i] = (int64_t)layer_run_value(i ? LEGACY : SOURCE,
                         "duration=500ms\n" ZERO_COSTS "[sched]\ntimer_softirq_thread=fifo:20\nrt_runtime=off\n"
                         "[rcu]\nflavour=tree\nkthread_prio=50\nrcuc_thread=fifo:50\n"
                         "[task:reader]\naffinity=0\nprogram=rcu_read_lock; compute 1s; rcu_read_unlock\n"
                         "[task:hog]\nsched=fifo:10\naffinity=0\nstart=10ms\nprogram=compute 1s\n"
-                        "[task:updater]\naffinity=1\nprogram=loop { call_rcu 1KiB; sleep 1ms }\n", "none", &sc);
-
-                sim_run(sim);
-                scans[i] = (int64_t)summary_value(sim, "rcu.tree.fqs_scans");
-                sim_free(sim);
-                scenario_free(sc);
+                        "[task:updater]\naffinity=1\nprogram=loop { call_rcu 1KiB; sleep 1ms }\n",
+                        "rcu.tree.fqs_scans");
         }
         /* about 490 ms held: 61 scans of 8 ms, 122 of 4 */
         ck_assert_msg(scans[0] >= 55 && scans[0] <= 65, "source: %" G_GINT64_FORMAT " scans", scans[0]);
@@ -167,17 +176,12 @@ START_TEST(drawn_phases_make_seeds_differ)
                 double gp_max[3];
 
                 for (int seed = 1; seed <= 3; seed++) {
-                        struct scenario *sc;
                         g_autofree char *body = g_strdup_printf(
                                 "seed=%d\nduration=1s\nphases=%s\n[rcu]\nflavour=tree\n"
                                 "[task:u]\nprogram=loop { compute 300us; call_rcu 1KiB; sleep 700us }\n",
                                 seed, drawn ? "drawn" : "aligned");
-                        struct sim *sim = layer_sim(SOURCE, body, "none", &sc);
 
-                        sim_run(sim);
-                        gp_max[seed - 1] = summary_value(sim, "gp_latency.mean_ns");
-                        sim_free(sim);
-                        scenario_free(sc);
+                        gp_max[seed - 1] = layer_run_value(SOURCE, body, "gp_latency.mean_ns");
                 }
                 if (drawn)
                         ck_assert(gp_max[0] != gp_max[1] || gp_max[1] != gp_max[2]);
@@ -211,19 +215,14 @@ START_TEST(callback_overload_scans_at_once)
 
         for (int i = 0; i < 2; i++)
                 for (int ovld = 0; ovld < 2; ovld++) {
-                        struct scenario *sc;
                         g_autofree char *body = g_strdup_printf(
                                 "duration=500ms\n" ZERO_COSTS "[rcu]\nflavour=tree\nkthread_prio=50\nqovld=%s\n"
                                 "[task:reader]\naffinity=0\nprogram=loop { rcu_read_lock; compute 100us; "
                                 "rcu_read_unlock; sleep 100us }\n"
                                 "[task:updater]\naffinity=1\nprogram=loop { call_rcu 1KiB; compute 10us }\n",
                                 ovld ? "100" : "1000000");
-                        struct sim *sim = layer_sim(i ? LEGACY : SOURCE, body, "none", &sc);
 
-                        sim_run(sim);
-                        scans[i][ovld] = (int64_t)summary_value(sim, "rcu.tree.fqs_scans");
-                        sim_free(sim);
-                        scenario_free(sc);
+                        scans[i][ovld] = (int64_t)layer_run_value(i ? LEGACY : SOURCE, body, "rcu.tree.fqs_scans");
                 }
         ck_assert_msg(scans[0][1] >= scans[0][0] + 40, "source: %" G_GINT64_FORMAT " scans overloaded, %"
                       G_GINT64_FORMAT " not", scans[0][1], scans[0][0]);
@@ -249,19 +248,13 @@ START_TEST(fair_tunables_scale_with_the_cpus)
         };
 
         for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
-                struct scenario *sc;
                 g_autofree char *body = g_strdup_printf("duration=1s\n" ZERO_COSTS "%s"
                         "[task:a]\naffinity=0\nprogram=compute 10s\n[task:b]\naffinity=0\nprogram=compute 10s\n",
                         runs[i].sched);
-                struct sim *sim = layer_sim(runs[i].layer, body, "none", &sc);
-                int64_t switches;
+                int64_t switches = (int64_t)layer_run_value(runs[i].layer, body, "sched.context_switches");
 
-                sim_run(sim);
-                switches = (int64_t)summary_value(sim, "sched.context_switches");
                 ck_assert_msg(switches >= runs[i].lo && switches <= runs[i].hi, "run %zu: %" G_GINT64_FORMAT
                               " switches", i, switches);
-                sim_free(sim);
-                scenario_free(sc);
         }
 }
 END_TEST
