@@ -259,6 +259,101 @@ START_TEST(fair_tunables_scale_with_the_cpus)
 }
 END_TEST
 
+/* pull_rt_task() (kernel/sched/rt.c): a CPU going idle pulls only from an
+ * RT-overloaded CPU (rt_overloaded()), and skips a task more urgent than
+ * its CPU's current one -- one just woken there, about to run.  CPU 0's
+ * task unlocks the mutex w waits on and exits, in one step: w wakes onto
+ * CPU 1, its last CPU, and CPU 0 reschedules first.  The legacy layer pulls
+ * w to CPU 0; the source layer leaves it to preempt on CPU 1, and what it
+ * preempts there is pushed to CPU 0 instead.  @other: CPU 1's task's
+ * sched (RT: overloaded, but w is more urgent than it; fair: not
+ * overloaded either). */
+static void pull_outcome(const char *layer, const char *other, int *w_cpu, int *other_cpu)
+{
+        g_autofree char *body = g_strdup_printf(
+                "duration=30ms\nphases=aligned\n" ZERO_COSTS "[sched]\nrt_runtime=off\n[mutex:m]\n"
+                "[task:a]\nsched=fifo:90\naffinity=0\nprogram=lock m; compute 10ms; unlock m\n"
+                "[task:other]\nsched=%s\nprogram=compute 50ms\n"
+                "[task:w]\nsched=fifo:30\naffinity=1\nstart=1ms\nprogram=lock m; compute 5ms; unlock m\n", other);
+        struct scenario *sc;
+        struct sim *sim = layer_sim(layer, body, "none", &sc);
+        struct task *w = find_task(sim, "w"), *o = find_task(sim, "other");
+
+        sim_run_until(sim, MS(5));
+        ck_assert_int_eq(w->state, TASK_BLOCKED);
+        ck_assert_int_eq(o->cpu, 1);
+        /* free to move now, still waiting where it blocked */
+        sched_set_affinity(sim, w, &sim->all_cpus);
+        sim_run_until(sim, MS(11));
+        ck_assert_int_eq(w->state, TASK_RUNNING);
+        ck_assert_int_eq(o->state, TASK_RUNNING);
+        *w_cpu = w->cpu;
+        *other_cpu = o->cpu;
+        sim_free(sim);
+        scenario_free(sc);
+}
+
+START_TEST(a_pull_skips_a_woken_task_about_to_run)
+{
+        static const char *const others[] = { "fifo:20", "normal:0" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(others); i++) {
+                int w_cpu, other_cpu;
+
+                pull_outcome(SOURCE, others[i], &w_cpu, &other_cpu);
+                ck_assert_msg(w_cpu == 1 && other_cpu == 0, "source, other %s: w on %d, other on %d", others[i],
+                              w_cpu, other_cpu);
+                pull_outcome(LEGACY, others[i], &w_cpu, &other_cpu);
+                ck_assert_msg(w_cpu == 0 && other_cpu == 1, "legacy, other %s: w on %d, other on %d", others[i],
+                              w_cpu, other_cpu);
+        }
+}
+END_TEST
+
+/* cpupri's levels (kernel/sched/cpupri.c convert_prio(), rt.c
+ * update_rt_queue() -> cpupri_set(rq->rt.highest_prio.curr)): an idle CPU
+ * and one running a fair task share CPUPRI_NORMAL, and a CPU is ranked by
+ * the most urgent RT task queued there, not only by what runs.  The legacy
+ * layer ranks idle below fair, and by the running task alone. */
+START_TEST(cpupri_ranks_idle_with_fair_and_counts_queued_rt)
+{
+        for (int source = 0; source < 2; source++) {
+                g_autofree char *text = g_strdup_printf(
+                        "[scenario]\ncpus=3\nkernel=6.1-rt\n%sduration=30ms\nphases=aligned\n" ZERO_COSTS
+                        "[sched]\nrt_runtime=off\n"
+                        "[task:h]\nsched=fifo:90\naffinity=0\nprogram=compute 50ms\n"
+                        "[task:f]\nsched=normal:0\naffinity=1\nprogram=compute 50ms\n"
+                        "[task:w]\nsched=fifo:30\naffinity=1\nstart=1ms\nprogram=sleep 5ms; compute 1ms\n",
+                        source ? SOURCE : LEGACY);
+                struct scenario *sc;
+                struct sim *sim = sim_from_text(text, "none", &sc);
+                struct task *w = find_task(sim, "w");
+                int fair_rank, idle_rank, queued_rank;
+
+                sim_run_until(sim, MS(2));
+                ck_assert_int_eq(w->state, TASK_SLEEPING);
+                ck_assert_ptr_null(sim->cpus[2].curr);
+                fair_rank = sched_cpupri_rank(sim, 1);
+                idle_rank = sched_cpupri_rank(sim, 2);
+                /* woken, queued behind f's reschedule: not yet running */
+                sched_wake(sim, w);
+                queued_rank = sched_cpupri_rank(sim, 1);
+                ck_assert_int_eq(w->state, TASK_RUNNABLE);
+                sched_flush(sim);
+                ck_assert_int_eq(w->state, TASK_RUNNING);
+                if (source) {
+                        ck_assert_int_eq(fair_rank, idle_rank);
+                        ck_assert_int_eq(queued_rank, RT(30));
+                } else {
+                        ck_assert_int_lt(fair_rank, idle_rank);
+                        ck_assert_int_eq(queued_rank, fair_rank);
+                }
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("kernel");
@@ -273,6 +368,8 @@ int main(void)
         tcase_add_test(tc, drawn_phases_make_seeds_differ);
         tcase_add_test(tc, callback_overload_scans_at_once);
         tcase_add_test(tc, fair_tunables_scale_with_the_cpus);
+        tcase_add_test(tc, a_pull_skips_a_woken_task_about_to_run);
+        tcase_add_test(tc, cpupri_ranks_idle_with_fair_and_counts_queued_rt);
         tcase_add_test(tc, bad_layer_keys_are_refused_naming_the_key);
         suite_add_tcase(s, tc);
         return run_suite(s);

@@ -6,6 +6,7 @@
 #include "policies/policy.h"
 #include "sim/expect.h"
 #include "sim/output.h"
+#include "sim/rcu.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
@@ -146,11 +147,19 @@ static char *format_metric(const char *key, double v)
         return g_strdup_printf("%.15g", v);
 }
 
+/* The RCU flavour @policy runs @sc on, for expect_applies_to(). */
+static const char *flavour_of(const struct scenario *sc, const char *policy)
+{
+        const struct boost_policy_ops *ops = policy_find(policy);
+
+        return ops ? rcu_flavour_name(sc, ops) : NULL;
+}
+
 /* Does an [expect] line of @sc name @policy (or `*`)? */
 static gboolean wanted(const struct scenario *sc, const char *policy)
 {
         for (guint i = 0; i < sc->expectations->len; i++)
-                if (expect_applies_to(g_ptr_array_index(sc->expectations, i), policy, sc))
+                if (expect_applies_to(g_ptr_array_index(sc->expectations, i), policy, flavour_of(sc, policy)))
                         return TRUE;
         return FALSE;
 }
@@ -234,7 +243,7 @@ static void check_policy(struct check_job *job)
                         gboolean at_least;
                         const char *key;
 
-                        if (x->rate >= 0 || !expect_applies_to(x, policy, sc))
+                        if (x->rate >= 0 || !expect_applies_to(x, policy, flavour_of(sc, policy)))
                                 continue;
                         switch (expect_eval(x, sim_report(sim), &actual, &at_least, &key)) {
                         case EXPECT_NO_METRIC:  /* refused by sim_new(); a summary key went away */
@@ -282,7 +291,7 @@ static void check_policy(struct check_job *job)
                         check_result(job, FALSE, "%s; fails in %u of %d runs (seeds %s)",
                                      (char *)h->failures->pdata[0], h->failures->len, n, h->seeds->str);
                 g_string_free(h->seeds, TRUE);
-                if (!expect_applies_to(x, policy, sc) || h->failures->len) {
+                if (!expect_applies_to(x, policy, flavour_of(sc, policy)) || h->failures->len) {
                         g_ptr_array_unref(h->failures);
                         g_free(h->key);
                         continue;

@@ -10,6 +10,7 @@
 
 #include "policies/policy.h"
 #include "sim/expect.h"
+#include "sim/kernel.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
 #include "sim/units.h"
@@ -76,7 +77,7 @@ void cli_print_warnings(const struct scenario *sc, const struct sim *sim)
 
 int cli_error_status(const GError *e)
 {
-        return e->domain == SCENARIO_ERROR || e->domain == UNITS_ERROR || e->domain == G_OPTION_ERROR ||
+        return e->domain == SCENARIO_ERROR || e->domain == KERNEL_ERROR || e->domain == UNITS_ERROR || e->domain == G_OPTION_ERROR ||
                e->domain == POLICY_ERROR ? EXIT_USAGE : EXIT_FAILED;
 }
 

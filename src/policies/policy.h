@@ -199,7 +199,7 @@ extern const struct boost_policy_ops *const policy_registry[];
  * are not the ones the engine has.  Bump it whenever struct
  * boost_policy_ops, or anything a policy may touch (engine.h and what it
  * includes), changes its layout or meaning. */
-#define RCUBOOST_POLICY_ABI 9
+#define RCUBOOST_POLICY_ABI 10
 #define RCUBOOST_POLICY(ops)                                            \
         G_MODULE_EXPORT const int rcuboost_policy_abi = RCUBOOST_POLICY_ABI; \
         G_MODULE_EXPORT const struct boost_policy_ops *rcuboost_policy = &(ops)

@@ -46,6 +46,7 @@ struct sim {
         sim_time_ns rt_period_phase_ns; /* the first RT period ends here; 0: after one period */
         uint64_t phase_seed;            /* [scenario] phases=drawn: the order of simultaneous ticks */
         struct kernel_env env;          /* the kernel generation, resolved (kernel.h) */
+        const struct sched_hooks *sched_hooks; /* the scheduler's calls up (sched.h) */
         sim_time_ns nohz_next_balance_ns; /* nohz.next_balance: tickless CPUs' first due balance */
         uint64_t seed;
 

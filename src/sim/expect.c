@@ -4,7 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "rcu.h"
 #include "report.h"
 #include "units.h"
 #include "verdict.h"
@@ -105,14 +104,10 @@ const char *expect_op_name(enum expect_op op)
         return names[op];
 }
 
-bool expect_applies_to(const struct expectation *x, const char *policy, const struct scenario *sc)
+bool expect_applies_to(const struct expectation *x, const char *policy, const char *flavour)
 {
-        const struct boost_policy_ops *ops;
-
-        if (!strncmp(x->policy, "*@", 2)) {
-                ops = policy_find(policy);
-                return ops && !strcmp(x->policy + 2, rcu_flavour_name(sc, ops));
-        }
+        if (!strncmp(x->policy, "*@", 2))
+                return flavour && !strcmp(x->policy + 2, flavour);
         return !strcmp(x->policy, "*") || !strcmp(x->policy, policy);
 }
 

@@ -72,8 +72,10 @@ struct expectation *expect_parse(const char *key, const char *value, GError **er
 void expect_free(struct expectation *x);
 const char *expect_op_name(enum expect_op op);
 /* Does @x name @policy: by name, `*`, or `*@FLAVOUR` (every policy whose
- * run of @sc is on that RCU flavour)? */
-bool expect_applies_to(const struct expectation *x, const char *policy, const struct scenario *sc);
+ * run is on that RCU flavour: @flavour, rcu_flavour_name() of the run, or
+ * NULL when the policy is unknown)?  The caller names the flavour, so that
+ * this parser calls nothing in the engine. */
+bool expect_applies_to(const struct expectation *x, const char *policy, const char *flavour);
 /* The summary key @x->metric names in @r (a thread-local buffer), or NULL. */
 const char *expect_resolve(const struct expectation *x, const struct report *r);
 /* The same for a metric name as [expect] writes it (sweep --metric). */

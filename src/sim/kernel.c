@@ -6,6 +6,8 @@
 #include "report.h"
 #include "scenario.h"
 
+G_DEFINE_QUARK(rcuboost-kernel-error-quark, kernel_error)
+
 static const struct kernel_env generations[] = {
         {
                 /* The article's kernel.  HZ=1000 was the -rt patch set's
@@ -141,7 +143,7 @@ gboolean kernel_env_resolve(const struct scenario *sc, const char *flavour, stru
                 /* rcupreempt's dynticks interface (rcu_enter_nohz() in 2.6.25)
                  * is not modelled: its CPUs keep their ticks */
                 if (sc->nohz_idle == 1) {
-                        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                        g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
                                     "%s: [scenario] nohz_idle: needs [rcu] flavour=tree (rcupreempt's CPUs keep "
                                     "their ticks in rcuboost)", sc->path);
                         return FALSE;
@@ -149,7 +151,7 @@ gboolean kernel_env_resolve(const struct scenario *sc, const char *flavour, stru
                 env->nohz_idle = false;
         }
         if (env->rt_runtime_ns > sc->rt_period_ns) {
-                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
                             "%s: [sched] rt_period: shorter than %s's rt_runtime (%" G_GINT64_FORMAT
                             " ms): set [sched] rt_runtime as well", sc->path, env->generation,
                             (gint64)(env->rt_runtime_ns / NSEC_PER_MSEC));

@@ -21,6 +21,12 @@
 struct scenario;
 struct report;
 
+/* A scenario the generation cannot run: an input error, as SCENARIO_ERROR
+ * is (its own domain, so that this table calls nothing in the parser). */
+#define KERNEL_ERROR (kernel_error_quark())
+GQuark kernel_error_quark(void);
+enum { KERNEL_ERROR_INVALID };
+
 /* Where a waking RT task goes when the CPU it last ran on is busy. */
 enum rt_wakeup {
         /* 2.6.22-rt: its last CPU whenever it would preempt there; else the

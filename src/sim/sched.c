@@ -742,15 +742,15 @@ static void schedule(struct sim *sim, struct cpu *cpu)
                     (prev->state == TASK_RUNNABLE || prev->state == TASK_BLOCKED)) {
                         if (sim->timeline_on)
                                 timeline_begin(sim->timeline, sim->now, "blocked", prev->id, prev->name);
-                        rcu_note_switch_out(sim, prev, prev->state == TASK_RUNNABLE
-                                            ? RCU_BLOCK_PREEMPTED : RCU_BLOCK_MUTEX);
+                        sim->sched_hooks->reader_switch_out(sim, prev, prev->state == TASK_RUNNABLE
+                                                          ? RCU_BLOCK_PREEMPTED : RCU_BLOCK_MUTEX);
                 }
                 if (prev->state == TASK_RUNNABLE && !heap_node_queued(&prev->rq_node))
                         activate(sim, prev);
                 else if (prev->state == TASK_RUNNABLE)
                         push_task(sim, cpu, prev);
         }
-        rcu_note_context_switch(sim, cpu->id);
+        sim->sched_hooks->context_switch(sim, cpu->id);
         if (sim->tracepoints)
                 trace_switch(sim, cpu, prev, next);
         cpu->switching_out = NULL;
@@ -840,17 +840,17 @@ static void rebase_vruntime(struct sim *sim, struct task *t, bool to_rt)
 static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
 {
         int p = MIN(t->normal_prio, t->boost_prio);
-        int pi = mutex_pi_prio(t);
+        int pi = sim->sched_hooks->pi_prio(t);
         struct cpu *cpu = cpu_of(sim, t);
 
         p = MIN(p, pi);
         if (p == t->prio) {
                 /* Who decides it may have changed all the same. */
-                boosts_prio_changed(sim, t, p);
+                sim->sched_hooks->prio_changed(sim, t, p);
                 /* A chain walk still requeues a waiter that setprio left stale
                  * (rt_mutex_adjust_pi() compares the waiter's prio, not the task's). */
                 if (how == BOOST_ADJUST_PI && t->blocked_on && t->waiter_prio != p)
-                        mutex_waiter_prio_changed(sim, t);
+                        sim->sched_hooks->waiter_prio_changed(sim, t);
                 return false;
         }
         bool worse = p > t->prio;
@@ -895,13 +895,13 @@ static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
                 t->prio = p;
                 /* (Not when mutex_unlock() has just handed it the mutex.) */
                 if (how == BOOST_ADJUST_PI && t->blocked_on)
-                        mutex_waiter_prio_changed(sim, t);
+                        sim->sched_hooks->waiter_prio_changed(sim, t);
                 break;
         default:
                 t->prio = p;
                 break;
         }
-        boosts_prio_changed(sim, t, old);
+        sim->sched_hooks->prio_changed(sim, t, old);
         return true;
 }
 
@@ -1231,7 +1231,7 @@ void sched_tick(struct sim *sim, struct cpu *cpu)
  * @firing: called from the tick itself, which then does not re-arm. */
 static void nohz_stop_tick(struct sim *sim, struct cpu *cpu, bool firing)
 {
-        if (cpu->tick_stopped || rcu_needs_cpu(sim, cpu->id))
+        if (cpu->tick_stopped || sim->sched_hooks->needs_cpu(sim, cpu->id))
                 return;
         if (!firing)
                 eventq_cancel(&sim->q, &cpu->tick_ev);
@@ -1246,7 +1246,7 @@ static void nohz_idle_enter(struct sim *sim, struct cpu *cpu, bool firing)
 {
         if (!cpu->in_eqs) {
                 cpu->in_eqs = true;
-                rcu_eqs_enter(sim, cpu->id);
+                sim->sched_hooks->eqs_enter(sim, cpu->id);
         }
         nohz_stop_tick(sim, cpu, firing);
 }
@@ -1256,7 +1256,7 @@ static void nohz_idle_enter(struct sim *sim, struct cpu *cpu, bool firing)
 static void nohz_idle_exit(struct sim *sim, struct cpu *cpu)
 {
         cpu->in_eqs = false;
-        rcu_eqs_exit(sim, cpu->id);
+        sim->sched_hooks->eqs_exit(sim, cpu->id);
         if (cpu->tick_stopped) {
                 /* the first tick of this CPU's after now (the grid's jiffy, or the next) */
                 int64_t j = MAX(1, timer_wheel_jiffies(sim));
@@ -1275,7 +1275,7 @@ static void tick_event(struct sim *sim, struct event *ev)
         struct cpu *cpu = container_of(ev, struct cpu, tick_ev);
 
         sched_tick(sim, cpu);
-        rcu_tick(sim, cpu->id);
+        sim->sched_hooks->tick(sim, cpu->id);
         if (sim->policy->tick)
                 SIM_POLICY_CALL(sim, tick, sim->pol, cpu->id);
         /* an interrupt in the idle loop: tick_nohz_irq_exit() stops it again */

@@ -75,6 +75,28 @@ struct cpu {
         bool tick_stopped;              /* ... and its tick stopped (tick_nohz_idle_stop_tick()) */
 } __attribute__((aligned(64)));         /* two lines for schedule(), not three or four */
 
+/* What the scheduler tells the layers above it -- RCU, the PI mutexes and
+ * the engine's boost tracking -- as the kernel's __schedule() and
+ * scheduler_tick() call rcu_note_context_switch() and rcu_sched_clock_irq().
+ * sim_new() wires it (sim->sched_hooks): the scheduler calls none of them
+ * by name, so it sits below them. */
+struct sched_hooks {
+        void (*tick)(struct sim *sim, int cpu);                 /* after sched_tick() */
+        void (*context_switch)(struct sim *sim, int cpu);       /* every pass of schedule() */
+        /* @t leaves its CPU inside a read-side critical section: preempted,
+         * or blocked on a mutex (enum rcu_block_reason, policy.h) */
+        void (*reader_switch_out)(struct sim *sim, struct task *t, int why);
+        void (*eqs_enter)(struct sim *sim, int cpu);            /* idle, nohz_idle */
+        void (*eqs_exit)(struct sim *sim, int cpu);
+        bool (*needs_cpu)(const struct sim *sim, int cpu);      /* may the idle tick stop? */
+        int (*pi_prio)(const struct task *t);                   /* its top PI waiter's prio */
+        /* a blocked waiter's priority changed: requeue it, walk the chain */
+        void (*waiter_prio_changed)(struct sim *sim, struct task *t);
+        /* @t's effective priority was @old_prio (or is unchanged, but its
+         * cause may have moved) */
+        void (*prio_changed)(struct sim *sim, struct task *t, int old_prio);
+};
+
 void sched_init(struct sim *sim);
 void sched_finish(struct sim *sim);
 /* Schedule the first ticks and the RT period timer. */

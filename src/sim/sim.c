@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "boosts.h"
 #include "engine.h"
 #include "expect.h"
 #include "stall.h"
@@ -25,16 +26,6 @@ void sim_charge_task(struct sim *sim, struct task *t, enum cost_kind kind, int n
         sim->path_total_ns[path] += ns;
         if (ns)
                 sched_burn_extend(sim, t, ns);
-}
-
-void sim_charge_cpu(struct sim *sim, int cpu, enum cost_kind kind, int n, enum cost_path path)
-{
-        int64_t ns = sim->cost_ns[kind] * n;
-
-        sim->cost_count[kind] += (uint64_t)n;
-        sim->cost_total_ns[kind] += ns;
-        sim->path_total_ns[path] += ns;
-        sim->cpus[cpu].pending_overhead_ns += ns;
 }
 
 /* ---- tasks ---- */
@@ -418,7 +409,7 @@ static gboolean check_expectations(struct sim *sim, GError **error)
         for (guint i = 0; i < sim->sc->expectations->len; i++) {
                 const struct expectation *x = g_ptr_array_index(sim->sc->expectations, i);
 
-                if (!expect_applies_to(x, sim->policy->name, sim->sc))
+                if (!expect_applies_to(x, sim->policy->name, sim->rcu.flavour->name))
                         continue;
                 if (!r)
                         r = sim_build_report(sim);
@@ -451,6 +442,24 @@ bool sim_cpu_tick_stopped(const struct sim *sim, int cpu)
 {
         return sim->cpus[cpu].tick_stopped;
 }
+
+static void reader_switch_out(struct sim *sim, struct task *t, int why)
+{
+        rcu_note_switch_out(sim, t, (enum rcu_block_reason)why);
+}
+
+/* The scheduler's calls up, to RCU, the PI mutexes and boost tracking. */
+static const struct sched_hooks engine_sched_hooks = {
+        .tick = rcu_tick,
+        .context_switch = rcu_note_context_switch,
+        .reader_switch_out = reader_switch_out,
+        .eqs_enter = rcu_eqs_enter,
+        .eqs_exit = rcu_eqs_exit,
+        .needs_cpu = rcu_needs_cpu,
+        .pi_prio = mutex_pi_prio,
+        .waiter_prio_changed = mutex_waiter_prio_changed,
+        .prio_changed = boosts_prio_changed,
+};
 
 struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error)
 {
@@ -502,6 +511,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 sim->phase_seed = (uint64_t)gsl_rng_get(rng) << 32 | gsl_rng_get(rng);
                 gsl_rng_free(rng);
         }
+        sim->sched_hooks = &engine_sched_hooks;
         sched_init(sim);
         rcu_init(sim, flavour);
         if (!scenario_check_policy(sc, sim->policy, error))
@@ -637,18 +647,6 @@ void sim_free(struct sim *sim)
 
 /* ---- the event loop ---- */
 
-void sim_stop(struct sim *sim, const char *reason, GError *error)
-{
-        if (sim->stopping) {
-                if (error)
-                        g_error_free(error);
-                return;
-        }
-        sim->stopping = true;
-        sim->end_reason = reason;
-        sim->run_error = error;
-}
-
 void sim_note_jiffies(struct sim *sim, const char *key, int64_t ns, bool up)
 {
         int64_t jiffies = up ? (ns + sim->tick_ns - 1) / sim->tick_ns : ns / sim->tick_ns;
@@ -667,19 +665,6 @@ void sim_note_jiffies(struct sim *sim, const char *key, int64_t ns, bool up)
                 "[policy] %s=%.6g ms: the kernel counts it in jiffies, rounded %s to %" G_GINT64_FORMAT
                 " (%.6g ms at HZ=%d)", key, ns / 1e6, up ? "up" : "down", jiffies, *in_effect / 1e6,
                 (int)(NSEC_PER_SEC / sim->tick_ns)));
-}
-
-void sim_policy_breach(struct sim *sim, const char *fmt, ...)
-{
-        g_autofree char *who = policy_describe(sim->policy);
-        g_autofree char *what = NULL;
-        va_list ap;
-
-        va_start(ap, fmt);
-        what = g_strdup_vprintf(fmt, ap);
-        va_end(ap);
-        sim_stop(sim, "error", g_error_new(POLICY_ERROR, POLICY_ERROR_CONTRACT, "%s, in %s: %s", who,
-                                           sim->policy_hook ? sim->policy_hook : "its own thread or timer", what));
 }
 
 /* Resident memory of this process, in bytes (0 if unknown). */
@@ -767,29 +752,6 @@ static void end_event(struct sim *sim, struct event *ev)
 {
         (void)ev;
         sim_stop(sim, "duration", NULL);
-}
-
-void sim_sample_memory(struct sim *sim)
-{
-        timeline_counter(sim->timeline, sim->now, "memory waiting on RCU", sim->rcu.memory_bytes);
-        if (sim->memory_out)
-                fprintf(outfile_stream(sim->memory_out), "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
-                        ",%" G_GINT64_FORMAT "\n", (gint64)sim->now, (gint64)sim->rcu.memory_bytes,
-                        (gint64)sim->rcu.outstanding);
-}
-
-void sim_tracepoint(struct sim *sim, int cpu, const char *event, const char *fmt, ...)
-{
-        const struct cpu *c = &sim->cpus[cpu];
-        const struct task *curr = c->curr ? c->curr : c->switching_out;
-        char fields[512];
-        va_list ap;
-
-        va_start(ap, fmt);
-        g_vsnprintf(fields, sizeof(fields), fmt, ap);
-        va_end(ap);
-        timeline_tracepoint(sim->timeline, sim->now, cpu, curr ? curr->name : "<idle>",
-                            curr ? task_pid(curr) : 0, event, fields);
 }
 
 void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_prio)
