@@ -268,7 +268,7 @@ START_TEST(compare_writes_table_and_plots)
         g_autofree char *path = g_build_filename(dir, "comparison.tsv", NULL);
 
         ck_assert(g_file_get_contents(path, &tsv, NULL, NULL));
-        ck_assert(g_str_has_prefix(tsv, "policy\tseed\tstatus\trcu.flavour\toom\tstall\tstalled_at_end\t"
+        ck_assert(g_str_has_prefix(tsv, "policy\tseed\tstatus\trcu.flavour\toom\tstall\tstalled_at_end\tstall_unknown\t"
                                         "memory.oom_time_ns"));
         /* a row per run: ten seeds by default */
         ck_assert_ptr_nonnull(strstr(tsv, "\nnone\t1\t"));

@@ -267,12 +267,20 @@ START_TEST(bad_input_is_refused)
                 { "--policy", "none", "--budget", "18446744073709551616", NULL },
                 /* a line break would be copied into every finding's header */
                 { "--policy", "none", "--property", "oom=false\n[task:x]", NULL },
+                /* #49 finding 4: refused as check refuses the [expect] line */
+                { "--policy", "none", "--property", "gp_max_at_least<=1", NULL },
+                { "--policy", "none", "--property", "gp_max_at_leest<=100ms", NULL },
+                { "--policy", "none", "--property", "booster.gp_latency.max<=10ms", NULL },
         };
         const char *want[] = { "unknown policy 'nosuch'", "is the policy hunted", "a rate over seeds",
                                "expected METRIC OP VALUE", "--budget soon", "--budget 999ns: a wall-clock time of "
                                "at least 1ms", "--budget -1: a number of runs from 1", "--budget -1runs: a number",
                                "--budget 18446744073709551616: a number of runs",
-                               "--property: a line break in 'oom=false\\n[task:x]'" };
+                               "--property: a line break in 'oom=false\\n[task:x]'",
+                               "--property 'gp_max_at_least<=1': '1': missing unit",
+                               "--property 'gp_max_at_leest<=100ms': no metric 'gp_max_at_leest' in summary.json (did "
+                               "you mean gp_max_at_least?)",
+                               "--property 'booster.gp_latency.max<=10ms': no metric 'booster.gp_latency.max'" };
 
         for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
                 struct result r = run_cli("hunt", cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4],

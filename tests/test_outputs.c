@@ -252,6 +252,123 @@ START_TEST(absent_distributions_are_null_and_dash)
 }
 END_TEST
 
+/* #48: a task has one colour in every timeline of a compare (the reader was
+ * purple in one, pink in the next): the keys' "CPU runs TASK" entries, read
+ * from each policy's SVG. */
+START_TEST(a_task_keeps_its_colour_across_timelines)
+{
+        g_autofree char *dir = temp_dir();
+        g_autoptr(GHashTable) colour = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+        static const char *const policies[] = { "none", "booster", "pi-lock" };
+        struct result r = run_cli("compare", "-n", "1", "scenarios/oom.scn", "--policies", "none,booster,pi-lock",
+                                  "--format", "svg", "--out", dir, "-q", NULL);
+        int shared = 0;
+
+        if (r.status == 0 && strstr(r.err, "gnuplot not found")) {
+                result_clear(&r);
+                return;         /* no plots without gnuplot (scripts/deps installs it) */
+        }
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        for (size_t i = 0; i < G_N_ELEMENTS(policies); i++) {
+                g_autofree char *name = g_strdup_printf("timeline-%s.svg", policies[i]);
+                g_autofree char *svg = file_contents(dir, name);
+                g_autoptr(GRegex) re = g_regex_new("<text>CPU runs (\\S+)</text>.*?fill = '(rgb\\([^)]*\\))'",
+                                                   G_REGEX_DOTALL, 0, NULL);
+                g_autoptr(GMatchInfo) m = NULL;
+                int keys = 0;
+
+                for (g_regex_match(re, svg, 0, &m); g_match_info_matches(m); g_match_info_next(m, NULL)) {
+                        g_autofree char *task = g_match_info_fetch(m, 1), *rgb = g_match_info_fetch(m, 2);
+                        const char *before = g_hash_table_lookup(colour, task);
+
+                        keys++;
+                        if (before) {
+                                ck_assert_msg(!strcmp(before, rgb), "%s: %s in %s, %s before", name, task, rgb,
+                                              before);
+                                shared++;
+                        } else {
+                                g_hash_table_insert(colour, g_steal_pointer(&task), g_steal_pointer(&rgb));
+                        }
+                }
+                ck_assert_msg(keys >= 3, "%s: %d task keys", name, keys);
+        }
+        ck_assert_int_ge(shared, 6);    /* reader, hog, updater in the second and third */
+        result_clear(&r);
+}
+END_TEST
+
+/* #48: a sweep plots an outcome's rate (-m stall_rate, with its Wilson
+ * interval), plots it of itself where the runs of a point split (rcu-boost
+ * on oom.scn: 2 of 10 out of memory at 256 MiB), and re-plots another metric
+ * of a finished sweep without running anything again. */
+START_TEST(sweep_plots_rates_and_replots)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "sw", NULL);
+        g_autofree char *row = g_build_filename(out, "runs", "000000", "row.csv", NULL);
+        g_autofree char *dat = NULL, *csv = NULL;
+        const char *grid[] = { "sweep", "scenarios/oom.scn", "--vary", "rcu.memory_limit=256MiB,512MiB", "--policies",
+                               "rcu-boost", "--seeds", "10", "--out", out };
+        struct result r = run_cli(grid[0], grid[1], grid[2], grid[3], grid[4], grid[5], grid[6], grid[7], grid[8],
+                                  grid[9], NULL);
+        GStatBuf before, after;
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(strstr(r.err, "split into out of memory and not: plotting oom_rate"), "%s", r.err);
+        result_clear(&r);
+        dat = file_contents(out, "sweep-plot.dat");
+        ck_assert_msg(strstr(dat, "\n2.68435e+08 0.2 0.0566822 0.509838 10 2 0\n"), "%s", dat);
+        csv = file_contents(out, "sweep.csv");
+        ck_assert_ptr_nonnull(strstr(csv, ",oom,stall,stalled_at_end,unsafe,stall_unknown\n"));
+        ck_assert(g_stat(row, &before) == 0);
+        g_usleep(20000);
+        r = run_cli(grid[0], grid[1], grid[2], grid[3], grid[4], grid[5], grid[6], grid[7], grid[8], grid[9], "-m",
+                    "stall_rate", NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        result_clear(&r);
+        g_free(dat);
+        dat = file_contents(out, "sweep-plot.dat");
+        ck_assert_msg(strstr(dat, "\n2.68435e+08 1 0.722467 1 10 2 0\n"), "%s", dat);
+        /* the mean, asked for, with a warning where the point splits */
+        r = run_cli(grid[0], grid[1], grid[2], grid[3], grid[4], grid[5], grid[6], grid[7], grid[8], grid[9], "-m",
+                    "gp_max_at_least", NULL);
+        ck_assert_msg(r.status == 0 && strstr(r.err, "warning: the runs of a point split"), "%s", r.err);
+        result_clear(&r);
+        ck_assert(g_stat(row, &after) == 0);
+        ck_assert_msg(after.st_mtime == before.st_mtime && after.st_ino == before.st_ino,
+                      "a run was run again for a new metric");
+}
+END_TEST
+
+/* #48: out of memory before the pending grace period could pass the
+ * threshold is "stall unknown", said in the table, in comparison.tsv and
+ * by a warning; and comparison.tsv's callback maximum, which counts the
+ * callbacks still waiting, does not take summary.json's name for the one
+ * that does not. */
+START_TEST(out_of_memory_first_is_a_stall_unknown)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *tsv = NULL, *summary = NULL;
+        struct result r = run_cli("compare", "-n", "2", "scenarios/oom.scn", "--policies", "none", "--set",
+                                  "rcu.stall_threshold=10s", "--out", dir, NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(g_regex_match_simple("\\nstall unknown \\(out of memory first\\) +2/2 ", r.out, 0, 0), "%s",
+                      r.out);
+        ck_assert_msg(strstr(r.err, "warning: none: 2 of 2 runs ran out of memory while a grace period or "
+                                    "callback waited, before the wait could pass stall_threshold (10s)"), "%s", r.err);
+        tsv = file_contents(dir, "comparison.tsv");
+        ck_assert_ptr_nonnull(strstr(tsv, "\tstalled_at_end\tstall_unknown\t"));
+        ck_assert_ptr_nonnull(strstr(tsv, "\tcallback_latency.max_at_least_ns\t"));
+        ck_assert_ptr_nonnull(strstr(tsv, "\tcallback_latency.max_is_pending\n"));
+        ck_assert_ptr_null(strstr(tsv, "\tcallback_latency.max_ns"));
+        summary = file_contents(dir, "comparison-summary.tsv");
+        ck_assert_ptr_nonnull(strstr(summary, "\tstall_unknown\tstall_unknown_lo\t"));
+        ck_assert_ptr_nonnull(strstr(summary, "\tcallback_latency.max_at_least_ns.median\t"));
+        result_clear(&r);
+}
+END_TEST
+
 START_TEST(expect_lines_are_checked_before_running)
 {
         g_autofree char *dir = temp_dir();
@@ -1812,6 +1929,16 @@ START_TEST(timer_and_unboost_breaches_name_the_module_and_hook)
                                         "expire at 999999 ns, before now" },
                 { "libbreach-enum.so", "%s: policy breach-enum: key 'mode' has a default its type refuses: "
                                        "'sometimes' is not one of timer, kthread" },
+                /* #49 finding 9: a boost after the task exited, as one held at its exit */
+                { "libbreach-lateboost.so", "policy breach-lateboost (module %s), in timer: "
+                                            "sched_set_boost_prio(reader, 90): the task has exited" },
+                /* finding 14: what hung the run without a word */
+                { "libbreach-rearm.so", "policy breach-rearm (module %s), in timer: a timer fired 1000 times at "
+                                        "11000000 ns: re-armed for the instant it fires" },
+                { "libbreach-badstep.so", "policy breach-badstep (module %s), in its own thread or timer: badstep's "
+                                          "step returned a step of no kind the engine knows (kind 99" },
+                { "libbreach-negstep.so", "policy breach-negstep (module %s), in its own thread or timer: badstep's "
+                                          "step returned a negative compute (kind 0, -1 ns)" },
         };
 
         ck_assert_ptr_nonnull(modules);
@@ -1825,6 +1952,31 @@ START_TEST(timer_and_unboost_breaches_name_the_module_and_hook)
                               r.err);
                 result_clear(&r);
         }
+}
+END_TEST
+
+/* #49 finding 8: a module that ends the process from a hook -- `run`, and
+ * `check --tap`, which printed "TAP version 13" and exited 0 -- fails, and
+ * says so. */
+START_TEST(a_module_that_exits_is_a_failure)
+{
+        g_autofree char *module = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libbreach-exit.so", NULL);
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "out", NULL);
+        g_autofree char *scn = write_temp_scenario(dir, "exits.scn", "[scenario]\ncpus=1\nduration=100ms\n"
+                                                   "[task:reader]\nsched=normal:0\n"
+                                                   "program=rcu_read_lock; compute 5ms; rcu_read_unlock\n"
+                                                   "[task:hog]\nsched=fifo:10\nstart=1ms\nprogram=compute 1ms\n"
+                                                   "[expect]\n*.rcu.grace_periods>=1\n");
+        struct result r = run_cli("run", scn, "--policy", module, "--out", out, "-q", NULL);
+
+        ck_assert_msg(r.status == 2 && strstr(r.err, "the process was ended from inside a run"), "exit %d: %s",
+                      r.status, r.err);
+        result_clear(&r);
+        r = run_cli("check", "--tap", "--policies", module, scn, NULL);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "the process was ended from inside a run"), "exit %d: %s",
+                      r.status, r.err);
+        result_clear(&r);
 }
 END_TEST
 
@@ -2302,6 +2454,10 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, rt_latency_per_class);
         tcase_add_test(json, timeline_names_the_tasks_and_marks_priority_changes);
         tcase_add_test(json, output_level_leaves_out_what_grows);
+        tcase_add_test(json, out_of_memory_first_is_a_stall_unknown);
+        tcase_add_test(json, a_task_keeps_its_colour_across_timelines);
+        tcase_add_test(json, sweep_plots_rates_and_replots);
+        tcase_add_test(json, a_module_that_exits_is_a_failure);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);
         tcase_set_timeout(json, 300);

@@ -59,6 +59,7 @@ struct result {
         bool oom;
         bool stall;                     /* a grace period or callback over stall_threshold, pending ones too */
         bool stalled_at_end;            /* one still waiting at the end, past stall_threshold */
+        bool stall_unknown;             /* out of memory before a pending wait could pass it */
         double oom_time_ns, oom_bytes;
         double pending_gp_ns;           /* grace period still pending at the end */
         double gp_max_ns;               /* the longest that completed */
@@ -75,7 +76,7 @@ struct policy_runs {
         const char *environment;
         struct result *runs;            /* n of them, seeds first .. first + n - 1 */
         int n;
-        int ok, oom, stall, stalled_at_end, unsafe;
+        int ok, oom, stall, stalled_at_end, unsafe, stall_unknown;
         const struct result *worst;
         char *title;                    /* for plot keys */
 };
@@ -225,6 +226,7 @@ static void summarise(struct policy_runs *pr)
                 pr->oom += r->oom;
                 pr->stall += r->stall;
                 pr->stalled_at_end += r->stalled_at_end;
+                pr->stall_unknown += r->stall_unknown;
                 pr->unsafe += r->values[headline_index("safety_violations")] > 0;
                 if (strcmp(r->status, "failed") && (!pr->worst || worse_run(r, pr->worst)))
                         pr->worst = r;
@@ -382,6 +384,20 @@ static char *cell_worst(const struct policy_runs *pr, const void *arg)
         return pr->worst ? g_strdup_printf("%" G_GUINT64_FORMAT, pr->worst->seed) : g_strdup("-");
 }
 
+/* A threshold the runs end before they can pass: say so, once per policy,
+ * rather than let "stall 0/10" read as no stall. */
+static void warn_stall_unknown(const struct policy_runs *prs, int np, int64_t stall_threshold_ns)
+{
+        g_autofree char *thr = units_format_duration(stall_threshold_ns);
+
+        for (int p = 0; p < np; p++)
+                if (prs[p].stall_unknown > 0)
+                        fprintf(stderr, "rcuboost: warning: %s: %d of %d runs ran out of memory while a grace "
+                                "period or callback waited, before the wait could pass stall_threshold (%s): "
+                                "whether they stall is unknown (\"stall unknown\" in the table)\n",
+                                prs[p].policy, prs[p].stall_unknown, prs[p].n, thr);
+}
+
 static struct column_table *build_table(const struct policy_runs *prs, int np, int64_t stall_threshold_ns)
 {
         struct column_table *t = g_new0(struct column_table, 1);
@@ -398,6 +414,8 @@ static struct column_table *build_table(const struct policy_runs *prs, int np, i
                   GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, stall)));
         table_row(t, prs, np, g_strdup("stalled at the end"), cell_rate,
                   GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, stalled_at_end)));
+        table_row(t, prs, np, g_strdup("stall unknown (out of memory first)"), cell_rate,
+                  GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, stall_unknown)));
         table_row(t, prs, np, g_strdup("unsafe"), cell_rate,
                   GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, unsafe)));
         table_row(t, prs, np, g_strdup("peak memory"), cell_spread, "memory.peak_bytes");
@@ -460,23 +478,25 @@ static gboolean write_tables(const char *dir, const struct policy_runs *prs, int
         if (!o)
                 return FALSE;
         f = outfile_stream(o);
-        fputs("policy\tseed\tstatus\trcu.flavour\toom\tstall\tstalled_at_end", f);
+        fputs("policy\tseed\tstatus\trcu.flavour\toom\tstall\tstalled_at_end\tstall_unknown", f);
         for (size_t c = 0; c < HEADLINE_COUNT; c++)
-                fprintf(f, "\t%s", headline[c].key);
-        fputs("\trcu.gp_max_is_pending\n", f);
+                fprintf(f, "\t%s", headline_column(&headline[c]));
+        fputs("\trcu.gp_max_is_pending\tcallback_latency.max_is_pending\n", f);
         for (int p = 0; p < np; p++)
                 for (int i = 0; i < prs[p].n; i++) {
                         const struct result *r = &prs[p].runs[i];
 
-                        fprintf(f, "%s\t%" G_GUINT64_FORMAT "\t%s\t%s\t%d\t%d\t%d", r->policy, r->seed, r->status,
-                                r->flavour ? r->flavour : "-", r->oom, r->stall, r->stalled_at_end);
+                        fprintf(f, "%s\t%" G_GUINT64_FORMAT "\t%s\t%s\t%d\t%d\t%d\t%d", r->policy, r->seed,
+                                r->status, r->flavour ? r->flavour : "-", r->oom, r->stall, r->stalled_at_end,
+                                r->stall_unknown);
                         for (size_t c = 0; c < HEADLINE_COUNT; c++) {
                                 if (isnan(r->values[c]))
                                         fputs("\t-", f);
                                 else
                                         fprintf(f, "\t%.15g", r->values[c]);
                         }
-                        fprintf(f, "\t%d\n", r->at_least[headline_index("rcu.gp_max_at_least_ns")]);
+                        fprintf(f, "\t%d\t%d\n", r->at_least[headline_index("rcu.gp_max_at_least_ns")],
+                                r->at_least[headline_index("callback_latency.max_ns")]);
                 }
         if (!outfile_commit(o, error))
                 return FALSE;
@@ -488,19 +508,22 @@ static gboolean write_tables(const char *dir, const struct policy_runs *prs, int
                 return FALSE;
         f = outfile_stream(o);
         fputs("policy\trcu.flavour\truns\tok", f);
-        static const char *const rates[] = { "oom", "stall", "stalled_at_end", "unsafe" };
+        static const char *const rates[] = { "oom", "stall", "stalled_at_end", "unsafe", "stall_unknown" };
         for (size_t k = 0; k < G_N_ELEMENTS(rates); k++)
                 fprintf(f, "\t%s\t%s_lo\t%s_hi", rates[k], rates[k], rates[k]);
-        for (size_t k = 0; k < G_N_ELEMENTS(spread_keys); k++)
-                fprintf(f, "\t%s.median\t%s.median_at_least\t%s.min\t%s.max\t%s.max_at_least", spread_keys[k],
-                        spread_keys[k], spread_keys[k], spread_keys[k], spread_keys[k]);
+        for (size_t k = 0; k < G_N_ELEMENTS(spread_keys); k++) {
+                const char *col = headline_column(&headline[headline_index(spread_keys[k])]);
+
+                fprintf(f, "\t%s.median\t%s.median_at_least\t%s.min\t%s.max\t%s.max_at_least", col, col, col,
+                        col, col);
+        }
         for (guint k = 0; k < classes->len; k++)
                 fprintf(f, "\trt_wakeup_max.%s.median_ns\trt_wakeup_max.%s.min_ns\trt_wakeup_max.%s.max_ns",
                         (char *)classes->pdata[k], (char *)classes->pdata[k], (char *)classes->pdata[k]);
         fputs("\tworst_seed\n", f);
         for (int p = 0; p < np; p++) {
                 const struct policy_runs *pr = &prs[p];
-                const int counts[] = { pr->oom, pr->stall, pr->stalled_at_end, pr->unsafe };
+                const int counts[] = { pr->oom, pr->stall, pr->stalled_at_end, pr->unsafe, pr->stall_unknown };
 
                 fprintf(f, "%s\t%s\t%d\t%d", pr->policy, pr->flavour, pr->n, pr->ok);
                 for (size_t k = 0; k < G_N_ELEMENTS(counts); k++) {
@@ -734,11 +757,19 @@ static const unsigned task_colours[MAX_TASK_COLOURS] = {
 };
 #define OTHER_TASKS 0xbfbfbf
 
+/* The task colours of one compare's timelines: a task keeps its colour in
+ * every policy's timeline (#48: the reader was purple in one, pink in the
+ * next). */
+struct task_palette {
+        GHashTable *colour_of;          /* task -> GUINT_TO_POINTER(rgb + 1) */
+        GPtrArray *coloured;            /* tasks with their own colour, in order of appearance */
+};
+
 struct timeline_prep {
         GHashTable *lane_of;            /* lane name -> GINT_TO_POINTER(index + 1) */
         GPtrArray *lanes;               /* in display order */
-        GHashTable *colour_of;          /* task -> GUINT_TO_POINTER(rgb + 1) */
-        GPtrArray *coloured;            /* tasks with their own colour, in order of appearance */
+        struct task_palette *pal;       /* shared by the compare's timelines */
+        GPtrArray *shown;               /* the coloured tasks of this timeline, for its key */
 };
 
 static gboolean is_row(char **f, const char *kind)
@@ -813,16 +844,19 @@ static void choose_lanes(struct timeline_prep *tp, char ***rows, int nrows)
  * it differ), grey after that. */
 static unsigned task_colour(struct timeline_prep *tp, const char *task)
 {
-        gpointer c = g_hash_table_lookup(tp->colour_of, task);
+        struct task_palette *pal = tp->pal;
+        gpointer c = g_hash_table_lookup(pal->colour_of, task);
 
-        if (c)
-                return GPOINTER_TO_UINT(c) - 1;
-        if (tp->coloured->len >= MAX_TASK_COLOURS)
-                return OTHER_TASKS;
-        g_hash_table_insert(tp->colour_of, g_strdup(task),
-                            GUINT_TO_POINTER(task_colours[tp->coloured->len] + 1));
-        g_ptr_array_add(tp->coloured, g_strdup(task));
-        return task_colours[tp->coloured->len - 1];
+        if (!c) {
+                if (pal->coloured->len >= MAX_TASK_COLOURS)
+                        return OTHER_TASKS;
+                c = GUINT_TO_POINTER(task_colours[pal->coloured->len] + 1);
+                g_hash_table_insert(pal->colour_of, g_strdup(task), c);
+                g_ptr_array_add(pal->coloured, g_strdup(task));
+        }
+        if (!g_ptr_array_find_with_equal_func(tp->shown, task, g_str_equal, NULL))
+                g_ptr_array_add(tp->shown, g_strdup(task));
+        return GPOINTER_TO_UINT(c) - 1;
 }
 
 struct task_time {
@@ -880,7 +914,8 @@ static void colour_tasks(struct timeline_prep *tp, char ***rows, int nrows)
 /* Write POLICY/timeline-plot.dat (boxes) and POLICY/timeline-marks.dat
  * (priority changes); *tics gets the gnuplot ytic list and *keys the task
  * colours ("name #rrggbb ..."), or FALSE. */
-static gboolean prepare_timeline(const char *rundir, int *nlanes, char **tics, char **keys)
+static gboolean prepare_timeline(const char *rundir, struct task_palette *pal, int *nlanes, char **tics,
+                                 char **keys)
 {
         g_autofree char *src = g_build_filename(rundir, "timeline.csv", NULL);
         g_autofree char *dst = g_build_filename(rundir, "timeline-plot.dat", NULL);
@@ -890,8 +925,8 @@ static gboolean prepare_timeline(const char *rundir, int *nlanes, char **tics, c
         struct timeline_prep tp = {
                 .lane_of = g_hash_table_new(g_str_hash, g_str_equal),
                 .lanes = g_ptr_array_new_with_free_func(g_free),
-                .colour_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
-                .coloured = g_ptr_array_new_with_free_func(g_free),
+                .pal = pal,
+                .shown = g_ptr_array_new_with_free_func(g_free),
         };
         GString *out = g_string_new(NULL), *mk = g_string_new(NULL), *t = g_string_new(NULL), *k = g_string_new(NULL);
         char ***rows;
@@ -965,9 +1000,9 @@ static gboolean prepare_timeline(const char *rundir, int *nlanes, char **tics, c
 
                 g_string_append_printf(t, "%s%s %u", i ? ", " : "", lit, i);
         }
-        for (guint i = 0; i < tp.coloured->len; i++)
-                g_string_append_printf(k, "%s%s #%06x", i ? " " : "", (char *)tp.coloured->pdata[i],
-                                       GPOINTER_TO_UINT(g_hash_table_lookup(tp.colour_of, tp.coloured->pdata[i])) - 1);
+        for (guint i = 0; i < tp.shown->len; i++)
+                g_string_append_printf(k, "%s%s #%06x", i ? " " : "", (char *)tp.shown->pdata[i],
+                                       GPOINTER_TO_UINT(g_hash_table_lookup(pal->colour_of, tp.shown->pdata[i])) - 1);
         *nlanes = (int)tp.lanes->len;
         *tics = g_string_free(g_steal_pointer(&t), FALSE);
         *keys = g_string_free(g_steal_pointer(&k), FALSE);
@@ -975,8 +1010,7 @@ static gboolean prepare_timeline(const char *rundir, int *nlanes, char **tics, c
 out:
         g_hash_table_destroy(tp.lane_of);
         g_ptr_array_unref(tp.lanes);
-        g_hash_table_destroy(tp.colour_of);
-        g_ptr_array_unref(tp.coloured);
+        g_ptr_array_unref(tp.shown);
         g_string_free(out, TRUE);
         g_string_free(mk, TRUE);
         if (t)
@@ -1426,7 +1460,13 @@ static void draw_all(struct plotter *pl, struct policy_runs *prs, int np, int64_
 
                 draw_tail(pl, prs, np, &ts);
         }
-        /* A timeline per policy, of its first seed's run. */
+        /* A timeline per policy, of its first seed's run; a task in the same
+         * colour in each. */
+        struct task_palette pal = {
+                .colour_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+                .coloured = g_ptr_array_new_with_free_func(g_free),
+        };
+
         for (int p = 0; p < np; p++) {
                 const struct result *r = &prs[p].runs[0];
                 g_autofree char *datafile = g_build_filename(r->rundir, "timeline-plot.dat", NULL);
@@ -1438,7 +1478,7 @@ static void draw_all(struct plotter *pl, struct policy_runs *prs, int np, int64_
                 g_autofree char *tics = NULL, *keys = NULL;
                 int nlanes = 0;
 
-                if (!prepare_timeline(r->rundir, &nlanes, &tics, &keys) || nlanes == 0)
+                if (!prepare_timeline(r->rundir, &pal, &nlanes, &tics, &keys) || nlanes == 0)
                         continue;
                 g_string_truncate(vars, 0);
                 cli_gnuplot_var(vars, "datafile", datafile);
@@ -1452,6 +1492,8 @@ static void draw_all(struct plotter *pl, struct policy_runs *prs, int np, int64_
                 draw(pl, "timeline.gp", stem, vars, 200 + 26 * nlanes + 18 * ((int)strlen(keys) > 0 ? 4 : 0),
                      prs, &p, 1, NULL);
         }
+        g_hash_table_destroy(pal.colour_of);
+        g_ptr_array_unref(pal.coloured);
         g_string_free(vars, TRUE);
 }
 
@@ -1503,6 +1545,7 @@ static void read_result(struct result *res, const struct report *r)
         res->oom = outcome[VERDICT_OOM];
         res->stall = outcome[VERDICT_STALL];
         res->stalled_at_end = outcome[VERDICT_STALLED_AT_END];
+        res->stall_unknown = outcome[VERDICT_STALL_UNKNOWN];
         res->oom_time_ns = report_lookup(r, "memory.oom_time_ns", &v) ? v : NAN;
         res->oom_bytes = report_lookup(r, "memory.oom_bytes", &v) ? v : NAN;
         res->pending_gp_ns = report_lookup(r, "rcu.gp_in_progress_ns", &v) ? v : 0;
@@ -2084,6 +2127,7 @@ int cli_compare(int argc, char **argv)
                 results_free(prs, np);
                 return EXIT_FAILED;
         }
+        warn_stall_unknown(prs, np, sc->stall_threshold_ns);
         if (!quiet)
                 print_table(prs, np, sc->stall_threshold_ns);
 

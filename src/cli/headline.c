@@ -6,31 +6,36 @@
 #include "sim/units.h"
 
 const struct headline_metric headline[HEADLINE_COUNT] = {
-        { "out of memory", "memory.oom_time_ns", HEADLINE_OOM },
-        { "peak memory", "memory.peak_bytes", HEADLINE_BYTES },
-        { "grace periods", "rcu.grace_periods", HEADLINE_INT },
-        { "GP p50", "gp_latency.p50_ns", HEADLINE_NS },
-        { "GP p99", "gp_latency.p99_ns", HEADLINE_NS },
-        { "GP max", "rcu.gp_max_at_least_ns", HEADLINE_NS_AT_LEAST },
-        { "GP stalled at end", "rcu.gp_in_progress_ns", HEADLINE_NS },
-        { "GPs over threshold", "rcu.gp_over_threshold", HEADLINE_INT },
-        { "callbacks over thr.", "rcu.callbacks_over_threshold", HEADLINE_INT },
-        { "flip max", "flip_latency.max_ns", HEADLINE_NS },
-        { "callback p99", "callback_latency.p99_ns", HEADLINE_NS },
-        { "callback max", "callback_latency.max_ns", HEADLINE_NS_AT_LEAST },
-        { "sync p99", "sync_latency.p99_ns", HEADLINE_NS },
-        { "RT wake-up p99", "rt_wakeup_top.p99_ns", HEADLINE_NS },
-        { "RT wake-up max", "rt_wakeup_top.max_ns", HEADLINE_NS },
-        { "boost delay p50", "policy_stats.boost_delay.p50_ns", HEADLINE_NS },
-        { "boost delay max", "policy_stats.boost_delay.max_ns", HEADLINE_NS },
-        { "boosted", "policy_stats.readers_boosted", HEADLINE_INT },
-        { "boosted outside CS", "policy_stats.boosted_outside_cs_ns", HEADLINE_NS },
-        { "booster CPU", "policy_stats.booster_cpu_ns", HEADLINE_NS },
-        { "sched-path cost", "policy_stats.scheduler_path_ns", HEADLINE_NS },
-        { "read-side cost", "policy_stats.read_side_ns", HEADLINE_NS },
-        { "atomic ops", "policy_stats.atomic_ops", HEADLINE_INT },
-        { "safety violations", "safety_violations", HEADLINE_INT },
+        { "out of memory", "memory.oom_time_ns", HEADLINE_OOM, NULL },
+        { "peak memory", "memory.peak_bytes", HEADLINE_BYTES, NULL },
+        { "grace periods", "rcu.grace_periods", HEADLINE_INT, NULL },
+        { "GP p50", "gp_latency.p50_ns", HEADLINE_NS, NULL },
+        { "GP p99", "gp_latency.p99_ns", HEADLINE_NS, NULL },
+        { "GP max", "rcu.gp_max_at_least_ns", HEADLINE_NS_AT_LEAST, NULL },
+        { "GP stalled at end", "rcu.gp_in_progress_ns", HEADLINE_NS, NULL },
+        { "GPs over threshold", "rcu.gp_over_threshold", HEADLINE_INT, NULL },
+        { "callbacks over thr.", "rcu.callbacks_over_threshold", HEADLINE_INT, NULL },
+        { "flip max", "flip_latency.max_ns", HEADLINE_NS, NULL },
+        { "callback p99", "callback_latency.p99_ns", HEADLINE_NS, NULL },
+        { "callback max", "callback_latency.max_ns", HEADLINE_NS_AT_LEAST, "callback_latency.max_at_least_ns" },
+        { "sync p99", "sync_latency.p99_ns", HEADLINE_NS, NULL },
+        { "RT wake-up p99", "rt_wakeup_top.p99_ns", HEADLINE_NS, NULL },
+        { "RT wake-up max", "rt_wakeup_top.max_ns", HEADLINE_NS, NULL },
+        { "boost delay p50", "policy_stats.boost_delay.p50_ns", HEADLINE_NS, NULL },
+        { "boost delay max", "policy_stats.boost_delay.max_ns", HEADLINE_NS, NULL },
+        { "boosted", "policy_stats.readers_boosted", HEADLINE_INT, NULL },
+        { "boosted outside CS", "policy_stats.boosted_outside_cs_ns", HEADLINE_NS, NULL },
+        { "booster CPU", "policy_stats.booster_cpu_ns", HEADLINE_NS, NULL },
+        { "sched-path cost", "policy_stats.scheduler_path_ns", HEADLINE_NS, NULL },
+        { "read-side cost", "policy_stats.read_side_ns", HEADLINE_NS, NULL },
+        { "atomic ops", "policy_stats.atomic_ops", HEADLINE_INT, NULL },
+        { "safety violations", "safety_violations", HEADLINE_INT, NULL },
 };
+
+const char *headline_column(const struct headline_metric *m)
+{
+        return m->column ? m->column : m->key;
+}
 
 char *headline_format(const struct headline_metric *m, double v, gboolean oom, gboolean at_least)
 {

@@ -16,7 +16,14 @@ struct headline_metric {
         const char *header;     /* for people */
         const char *key;        /* summary.json key */
         enum headline_kind kind;
+        /* The column's name in comparison.tsv and sweep's results.csv, where
+         * it is not @key: a maximum that counts what was still waiting at the
+         * end is not summary.json's @key, so it does not take its name. */
+        const char *column;
 };
+
+/* @m's column name: m->column, else m->key. */
+const char *headline_column(const struct headline_metric *m);
 
 #define HEADLINE_COUNT 24
 extern const struct headline_metric headline[HEADLINE_COUNT];

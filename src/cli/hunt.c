@@ -114,6 +114,42 @@ static gboolean hprop_parse(const char *text, struct hprop *p, GError **error)
         return TRUE;
 }
 
+/* Each --property names a key of the policies' summaries, with a value of
+ * its kind, as check holds an [expect] line to (#49: a misspelt metric
+ * never failed, and "gp_max_at_least<=1" -- 1 ns -- gave findings whose
+ * replay check refused): asked of a summary of each policy on a scenario
+ * hunt would draw. */
+static gboolean props_check(GArray *props, guint first, const struct boost_policy_ops *const *ops,
+                            GError **error)
+{
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+        struct hscn s;
+        g_autofree char *text = NULL;
+        gboolean ok = TRUE;
+
+        gsl_rng_set(rng, 1);
+        hscn_random(rng, ops[0], ops[1], &s);
+        gsl_rng_free(rng);
+        text = hscn_render(&s, 1, NULL, NULL);
+        for (int p = 0; ok && p < 2 && ops[p]; p++) {
+                g_autoptr(RcbScenario) sc = scenario_load_data(text, "hunt.scn", NULL, error);
+                g_autoptr(RcbSim) sim = sc ? sim_new(sc, &(struct sim_options){ .policy = ops[p]->name }, error)
+                                           : NULL;
+                g_autoptr(RcbReport) r = sim ? sim_build_report(sim) : NULL;
+
+                if (!r)
+                        return FALSE;
+                for (guint k = first; ok && k < props->len; k++) {
+                        const struct hprop *pr = &g_array_index(props, struct hprop, k);
+
+                        if (!pr->x->where)      /* the messages say where, as check's name file:line */
+                                pr->x->where = g_strdup_printf("--property '%s'", pr->line);
+                        ok = expect_check(pr->x, r, error);
+                }
+        }
+        return ok;
+}
+
 /* The defaults: no safety violation, no OOM under the scenario's limit, no
  * deadlock, no task boosted outside its critical section for more than a tick. */
 static GArray *default_props(void)
@@ -772,6 +808,11 @@ int cli_hunt(int argc, char **argv)
                         return status;
                 }
                 g_array_append_val(h.props, pr);
+        }
+        if (property && !props_check(h.props, h.props->len - g_strv_length(property), ops, &e)) {
+                status = cli_usage_error(ctx, "hunt: %s", e->message);
+                g_error_free(e);
+                return status;
         }
         h.max_runs = 1000;
         if (budget) {

@@ -27,6 +27,7 @@
 #include "sim/scenario.h"
 #include "sim/sim.h"
 #include "sim/units.h"
+#include "sim/verdict.h"
 
 struct axis {
         char *key;              /* SECTION.KEY */
@@ -48,6 +49,8 @@ struct sweep {
         char *metric;           /* the summary key --metric names */
         char *scenario_sha256;
         gboolean metric_column; /* not a headline column: sweep.csv gets it last */
+        int rate;               /* --metric OUTCOME_rate: that outcome (verdict.h), else -1 */
+        gboolean metric_given;  /* --metric was given (else a split plots a rate instead) */
         gboolean quiet;
         GMutex lock;
         int done;
@@ -93,7 +96,9 @@ static char *header_line(const struct sweep *sw)
         for (int a = 0; a < sw->naxes; a++)
                 g_string_append_printf(s, ",%s", sw->axes[a].key);
         for (int m = 0; m < HEADLINE_COUNT; m++)
-                g_string_append_printf(s, ",%s", headline[m].key);
+                g_string_append_printf(s, ",%s", headline_column(&headline[m]));
+        for (int o = 0; o < VERDICT_OUTCOMES; o++)      /* 0/1, as compare counts them */
+                g_string_append_printf(s, ",%s", verdict_outcome_name(o));
         if (sw->metric_column)
                 g_string_append_printf(s, ",%s", sw->metric);
         g_string_append_c(s, '\n');
@@ -131,7 +136,11 @@ static char *grid_text(const struct sweep *sw)
         }
         for (char **s = sw->sets; s && *s; s++)
                 g_string_append_printf(g, "\nset=%s", *s);
-        g_string_append_printf(g, "\nmetric=%s\n", sw->metric);
+        /* a metric read from the columns every row has is no part of the
+         * grid: another one re-plots the same runs (#48) */
+        if (sw->metric_column)
+                g_string_append_printf(g, "\nmetric=%s", sw->metric);
+        g_string_append_c(g, '\n');
         return g_string_free(g, FALSE);
 }
 
@@ -284,6 +293,13 @@ static gboolean run_one(struct sweep *sw, int id)
                 fprintf(outfile_stream(row), ",%s", sw->axes[a].values[vidx[a]]);
         for (int m = 0; m < HEADLINE_COUNT; m++)
                 write_value(outfile_stream(row), sim_report(sim), headline[m].key);
+        {
+                bool outcome[VERDICT_OUTCOMES];
+
+                verdict_outcomes(sim_report(sim), outcome);
+                for (int o = 0; o < VERDICT_OUTCOMES; o++)
+                        fprintf(outfile_stream(row), ",%d", outcome[o]);
+        }
         if (sw->metric_column)
                 write_value(outfile_stream(row), sim_report(sim), sw->metric);
         fputc('\n', outfile_stream(row));
@@ -359,6 +375,41 @@ static double axis_number(const char *s, gboolean *numeric)
  * per value of the other axes), against the first axis; the runs out of
  * memory and those that failed counted at each point.  FALSE when no plot
  * was drawn (the reason printed). */
+/* The runs of one point (rows @base.. of @lines, @per_point of them): how
+ * many did not fail, and how many of those have outcome column @oc set. */
+static void point_outcome(char **lines, int base, int per_point, int oc, int *k, int *n)
+{
+        *k = *n = 0;
+        for (int s = 0; s < per_point; s++) {
+                g_auto(GStrv) f = g_strsplit(lines[base + s], ",", -1);
+
+                if (strcmp(f[3], "failed") == 0)
+                        continue;
+                ++*n;
+                *k += oc >= 0 && !strcmp(f[oc], "1");
+        }
+}
+
+/* Where the runs of a point split into two outcomes (out of memory or not,
+ * a stall or not), a mean over them is a figure no run had (#48): the
+ * outcome that splits (OOM first), or -1. */
+static int split_outcome(const struct sweep *sw, char **lines, const int *oc, int nother, int per_point)
+{
+        static const enum verdict_outcome which[] = { VERDICT_OOM, VERDICT_STALL };
+
+        for (size_t w = 0; w < G_N_ELEMENTS(which); w++)
+                for (int c = 0; c < nother; c++)
+                        for (int v = 0; v < sw->axes[0].n; v++) {
+                                int k, n;
+
+                                point_outcome(lines, 1 + (v * nother + c) * per_point, per_point, oc[which[w]], &k,
+                                              &n);
+                                if (k > 0 && k < n)
+                                        return which[w];
+                        }
+        return -1;
+}
+
 static gboolean plot_sweep(struct sweep *sw, const char *metric)
 {
         g_autofree char *csv = g_build_filename(sw->dir, "sweep.csv", NULL);
@@ -383,6 +434,12 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
         double xmin = INFINITY, xmax = -INFINITY;
         int per_point = sw->seeds;
 
+        int rate = sw->rate, oc[VERDICT_OUTCOMES];
+        const char *column = metric;
+
+        for (int m = 0; m < HEADLINE_COUNT; m++)        /* a headline key's column may be named apart */
+                if (!strcmp(headline[m].key, metric))
+                        column = headline_column(&headline[m]);
         if (!g_file_get_contents(csv, &text, NULL, NULL)) {
                 g_string_free(out, TRUE);
                 g_string_free(xtics, TRUE);
@@ -390,11 +447,40 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
         }
         lines = g_strsplit(text, "\n", -1);
         head = g_strsplit(lines[0], ",", -1);
+        for (int o = 0; o < VERDICT_OUTCOMES; o++)
+                oc[o] = -1;
         for (int i = 0; head[i]; i++) {
-                if (!strcmp(head[i], metric))
+                if (!strcmp(head[i], column))
                         col = i;
                 if (!strcmp(head[i], "memory.oom_time_ns"))
                         oom_col = i;
+                for (int o = 0; o < VERDICT_OUTCOMES; o++)
+                        if (!strcmp(head[i], verdict_outcome_name(o)))
+                                oc[o] = i;
+        }
+        if (sw->naxes > 0 && rate < 0) {
+                int split = split_outcome(sw, lines, oc, sw->nruns / sw->axes[0].n / per_point, per_point);
+
+                if (split >= 0 && !sw->metric_given) {
+                        rate = split;
+                        fprintf(stderr, "rcuboost: sweep: the runs of a point split into %s and not: plotting "
+                                "%s_rate, not a mean of %s over both (--metric %s plots the mean all the same)\n",
+                                split == VERDICT_OOM ? "out of memory" : "a stall", verdict_outcome_name(split),
+                                metric, metric);
+                } else if (split >= 0) {
+                        fprintf(stderr, "rcuboost: sweep: warning: the runs of a point split into %s and not: the "
+                                "mean of %s there is a figure no run had (--metric %s_rate plots the rate)\n",
+                                split == VERDICT_OOM ? "out of memory" : "a stall", metric,
+                                verdict_outcome_name(split));
+                }
+        }
+        if (rate >= 0) {
+                col = oc[rate];
+                yscale = 1;
+                g_free(bare);
+                bare = g_strdup_printf("%s_rate", verdict_outcome_name(rate));
+                g_free(ylabel);
+                ylabel = g_strdup_printf("%s rate (fraction of the seeds)", verdict_outcome_name(rate));
         }
         if (col < 0 || sw->naxes == 0) {
                 fprintf(stderr, "rcuboost: sweep: no plot (metric %s is not a column, or nothing varies)\n", metric);
@@ -451,6 +537,20 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
                         }
                         double x = numeric ? axis_number(sw->axes[0].values[v], &numeric) : v;
 
+                        if (rate >= 0 && n > 0) {
+                                /* the rate with its Wilson interval, over the runs that did not fail */
+                                int k, m;
+                                double lo, hi;
+
+                                point_outcome(lines, base, per_point, col, &k, &m);
+                                verdict_wilson(k, m, &lo, &hi);
+                                points++;
+                                xmin = MIN(xmin, x);
+                                xmax = MAX(xmax, x);
+                                g_string_append_printf(out, "%g %g %g %g %d %d %d\n", x, (double)k / m, lo, hi, m,
+                                                       oom, failed);
+                                continue;
+                        }
                         if (n == 0) {
                                 if (failed)     /* the point is its failures */
                                         g_string_append_printf(out, "%g NaN NaN NaN 0 0 %d\n", x, failed);
@@ -503,8 +603,8 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
         cli_gnuplot_var(vars, "colours", colours->str);
         cli_gnuplot_var(vars, "styles", styles->str);
         /* values spanning more than a decade: a log axis */
-        g_string_append_printf(vars, "curves=%d; numeric=%d; seeds=%d; logx=%d", curves, numeric, sw->seeds,
-                               numeric && xmin > 0 && xmax / xmin > 10);
+        g_string_append_printf(vars, "curves=%d; numeric=%d; seeds=%d; logx=%d; rate=%d", curves, numeric, sw->seeds,
+                               numeric && xmin > 0 && xmax / xmin > 10, rate >= 0);
         g_string_free(xtics, TRUE);
         ok = cli_gnuplot("sweep.gp", script, vars->str, &e);
         if (!ok) {
@@ -577,7 +677,7 @@ int cli_sweep(int argc, char **argv)
                 { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs in parallel (default: one per CPU)", "J" },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/SCENARIO-sweep)", "DIR" },
                 { "metric", 'm', 0, G_OPTION_ARG_STRING, &metric,
-                  "Metric to plot against the first --vary, named as in [expect] (default gp_max_at_least: the longest grace period, one still pending at the end counted)", "NAME" },
+                  "Metric to plot against the first --vary, named as in [expect] (default gp_max_at_least: the longest grace period, one still pending at the end counted; where a point's runs split into out of memory and not, or a stall and not, that outcome's rate), or an outcome's rate (oom_rate, stall_rate, ...); another one re-plots a finished sweep without running it again", "NAME" },
                 { "emit-jobs", 0, 0, G_OPTION_ARG_FILENAME, &emit,
                   "Write the runs as shell commands, one per line, instead of running them", "FILE" },
                 { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "Build sweep.csv and the plot from DIR/runs/", NULL },
@@ -721,8 +821,14 @@ int cli_sweep(int argc, char **argv)
                 }
         }
 
-        /* The metric, as [expect] names it, must be in every policy's summary. */
-        {
+        /* The metric, as [expect] names it, must be in every policy's summary;
+         * an outcome's rate (stall_rate) is counted from every row's outcomes. */
+        sw.rate = metric ? verdict_rate_of(metric) : -1;
+        sw.metric_given = metric != NULL;
+        if (sw.rate >= 0) {
+                sw.metric = g_strdup(metric);
+                sw.metric_column = FALSE;
+        } else {
                 g_autoptr(RcbScenario) sc = scenario_load_data(sw.text, sw.scenario, (const char *const *)sets, &e);
 
                 for (guint p = 0; sc && p < sw.policies->len; p++) {

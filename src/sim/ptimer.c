@@ -12,13 +12,31 @@ struct ptimer {
         int cpu;                /* armed on */
         GList link;             /* in sirq-timer/N's expired timers while queued */
         bool queued;
+        sim_time_ns fired_ns;   /* when it last fired, and how often at that instant */
+        int fired_then;
 };
+
+/* A timer that re-arms itself for the instant it fires at fires again and
+ * again with no time passing: the run would hang without a word (#49). */
+#define PTIMER_MAX_FIRINGS_AT_ONCE 1000
 
 static void ptimer_call(struct sim *sim, struct ptimer *tm, struct task *thread)
 {
         const char *saved = sim->policy_hook;
 
         sim->policy_hook = "timer";
+        if (tm->fired_ns == sim->now && tm->fired_then > 0) {
+                if (++tm->fired_then > PTIMER_MAX_FIRINGS_AT_ONCE) {
+                        sim_policy_breach(sim, "a timer fired %d times at %" G_GINT64_FORMAT " ns: re-armed for "
+                                          "the instant it fires, time would never pass", PTIMER_MAX_FIRINGS_AT_ONCE,
+                                          (gint64)sim->now);
+                        sim->policy_hook = saved;
+                        return;
+                }
+        } else {
+                tm->fired_ns = sim->now;
+                tm->fired_then = 1;
+        }
         tm->fn(sim, tm->data, thread, tm->cpu);
         sim->policy_hook = saved;
 }

@@ -928,6 +928,11 @@ void sched_set_boost_prio(struct sim *sim, struct task *t, int prio, enum boost_
                                   prio, PRIO_MAX - 1);
                 return;
         }
+        /* a boost held at exit is a breach (task_exit()); one given after it, the same (#49) */
+        if (prio != PRIO_NONE && (t->state == TASK_EXITED || t->state == TASK_EXITING)) {
+                sim_policy_breach(sim, "sched_set_boost_prio(%s, %d): the task has exited", t->name, prio);
+                return;
+        }
         t->boost_prio = prio;
         update_prio(sim, t, how);
 }

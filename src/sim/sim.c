@@ -11,6 +11,11 @@
 #include "expect.h"
 #include "stall.h"
 
+/* How many runs, in any thread, are inside their event loop or their
+ * policy's create(): a module that ends the process from there (exit())
+ * ends it mid-run, and main()'s guard makes that a failure (#49). */
+static gint runs_in_progress;
+
 static void end_event(struct sim *sim, struct event *ev);
 static void sample_event(struct sim *sim, struct event *ev);
 static void timed_event(struct sim *sim, struct event *ev);
@@ -529,7 +534,9 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 GError *e = NULL;
 
                 sim->policy_hook = "create";
+                g_atomic_int_inc(&runs_in_progress);
                 sim->pol = sim->policy->create(sim, &params, &e);
+                g_atomic_int_dec_and_test(&runs_in_progress);
                 sim->coverage_on = opts && opts->coverage && sim->pol && sim->policy->state_of;
                 sim->policy_hook = NULL;
                 if (!sim->pol && !e) {
@@ -703,8 +710,22 @@ static uint64_t check_guards(struct sim *sim)
         return next;
 }
 
+bool sim_any_in_progress(void)
+{
+        return g_atomic_int_get(&runs_in_progress) > 0;
+}
+
+static void run_events(struct sim *sim, int64_t t_ns, uint64_t events);
+
 /* Up to @t_ns or @events events, whichever first. */
 static void run_for(struct sim *sim, int64_t t_ns, uint64_t events)
+{
+        g_atomic_int_inc(&runs_in_progress);
+        run_events(sim, t_ns, events);
+        g_atomic_int_dec_and_test(&runs_in_progress);
+}
+
+static void run_events(struct sim *sim, int64_t t_ns, uint64_t events)
 {
         uint64_t stop_at = sim->q.fired + MIN(events, UINT64_MAX - sim->q.fired);
         uint64_t guard_at = check_guards(sim);

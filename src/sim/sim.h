@@ -62,6 +62,8 @@ bool sim_run_slice(struct sim *sim, int64_t step);
 /* Run to the end: duration, out of memory, event or memory budget,
  * interruption or error. */
 void sim_run(struct sim *sim);
+/* Is any run, in any thread, inside its event loop or its policy's create()? */
+bool sim_any_in_progress(void);
 /* Build the report and commit output files.  FALSE with @error if the run
  * failed (deadlock, runaway loop) or an output could not be written. */
 gboolean sim_finish(struct sim *sim, GError **error);

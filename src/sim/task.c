@@ -227,6 +227,30 @@ void sim_task_exit_release(struct sim *sim, struct task *t)
         sim->exited++;
 }
 
+/* A step a kernel thread's function returned that the engine cannot take
+ * -- a kind it does not know, a negative burn -- would hang the run without
+ * a word (#49): a policy's thread breaks its contract, the engine's own is a
+ * bug; either stops the run. */
+static bool step_valid(struct sim *sim, struct task *t, struct step s)
+{
+        const char *what = NULL;
+
+        if ((unsigned)s.kind > STEP_EXIT)
+                what = "a step of no kind the engine knows";
+        else if (s.kind == STEP_COMPUTE && s.ns < 0)
+                what = "a negative compute";
+        if (!what)
+                return true;
+        if (t->policy_thread)
+                sim_policy_breach(sim, "%s's step returned %s (kind %d, %" G_GINT64_FORMAT " ns)", t->name, what,
+                                  (int)s.kind, (gint64)s.ns);
+        else
+                sim_stop(sim, "error", g_error_new(SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                                   "task %s: its step returned %s (kind %d)", t->name, what,
+                                                   (int)s.kind));
+        return false;
+}
+
 /* Step @t (running, nothing left to burn) until it burns, sleeps, waits or exits. */
 static void task_continue(struct sim *sim, struct task *t)
 {
@@ -238,6 +262,8 @@ static void task_continue(struct sim *sim, struct task *t)
         for (int n = 0;; n++) {
                 struct step s = t->step(sim, t);
 
+                if (!step_valid(sim, t, s))
+                        return;
                 switch (s.kind) {
                 case STEP_COMPUTE:
                         t->remaining_ns = s.ns;

@@ -66,15 +66,19 @@ bool verdict_spread(const double *values, const bool *at_least, int n, struct ve
         out->min = sorted[0];
         out->max = sorted[m - 1];
         g_free(sorted);
-        /* A lower bound can only grow: it moves the maximum wherever it is,
-         * the median from the lower half (up to the upper middle), and the
-         * minimum when every run at the minimum is a bound. */
+        /* A figure is marked a lower bound only when it is one itself (#48):
+         * the maximum when a run at the maximum is a bound, the minimum when
+         * every run at the minimum is, the median when a run it is taken from
+         * is.  A bound elsewhere could have grown past them, but what is
+         * printed is what the runs measured, each figure as its runs had it. */
         out->min_at_least = true;
         for (int i = 0; i < m; i++) {
                 bool b = bound[order[i]];
 
-                out->max_at_least |= b;
-                out->median_at_least |= b && i <= m / 2;
+                if (v[order[i]] == out->max && b)
+                        out->max_at_least = true;
+                if (b && (i == m / 2 || (m % 2 == 0 && i == m / 2 - 1)))
+                        out->median_at_least = true;
                 if (v[order[i]] == out->min && !b)
                         out->min_at_least = false;
         }
@@ -99,6 +103,10 @@ char *verdict_format_paired(int better, int worse, int n)
 
         if (better == 0 && worse == 0)
                 return g_strdup_printf("tied in %d of %d", n, n);
+        /* paired seeds are not paired luck: where timing decides, the sign
+         * test is what tells a difference from chance, and says so (#48) */
+        if (p > 0.05)
+                g_string_append(s, "no clear difference: ");
         if (better >= worse)
                 g_string_append_printf(s, "better in %d of %d (", better, n);
         else
@@ -113,7 +121,8 @@ char *verdict_format_paired(int better, int worse, int n)
         return g_string_free(s, FALSE);
 }
 
-static const char *const outcome_names[VERDICT_OUTCOMES] = { "oom", "stall", "stalled_at_end", "unsafe" };
+static const char *const outcome_names[VERDICT_OUTCOMES] = { "oom", "stall", "stalled_at_end", "unsafe",
+                                                               "stall_unknown" };
 
 const char *verdict_outcome_name(enum verdict_outcome o)
 {
@@ -139,6 +148,13 @@ void verdict_outcomes(const struct report *r, bool out[VERDICT_OUTCOMES])
                                       value_or_zero(r, "rcu.oldest_callback_pending_ns") > thr ||
                                       value_or_zero(r, "rcu.oldest_sync_pending_ns") > thr;
         out[VERDICT_UNSAFE] = value_or_zero(r, "safety_violations") > 0;
+        /* "stall 0/10" beside "out of memory 9/10" read as no stall where the
+         * out-of-memory ended each run before its pending wait could pass
+         * the threshold (#48): such a run's stall is unknown, not absent */
+        out[VERDICT_STALL_UNKNOWN] = out[VERDICT_OOM] && !out[VERDICT_STALL] &&
+                                     (value_or_zero(r, "rcu.gp_in_progress_ns") > 0 ||
+                                      value_or_zero(r, "rcu.oldest_callback_pending_ns") > 0 ||
+                                      value_or_zero(r, "rcu.oldest_sync_pending_ns") > 0);
 }
 
 int verdict_rate_of(const char *metric)

@@ -37,9 +37,12 @@ enum verdict_outcome {
                                  * what was still waiting at the end included */
         VERDICT_STALLED_AT_END, /* one was still waiting at the end, past stall_threshold */
         VERDICT_UNSAFE,         /* the safety oracle saw a violation */
+        VERDICT_STALL_UNKNOWN,  /* no stall, but out of memory with a grace period,
+                                 * callback or synchronize_rcu() still waiting: the run
+                                 * ended before its wait could pass stall_threshold */
         VERDICT_OUTCOMES
 };
-/* "oom", "stall", "stalled_at_end", "unsafe" */
+/* "oom", "stall", "stalled_at_end", "unsafe", "stall_unknown" */
 const char *verdict_outcome_name(enum verdict_outcome o);
 /* The outcomes of a run from its report (summary.json's keys). */
 void verdict_outcomes(const struct report *r, bool out[VERDICT_OUTCOMES]);
@@ -61,7 +64,9 @@ double verdict_sign_test(int better, int worse);
 int verdict_order(double a, bool a_at_least, double b, bool b_at_least);
 
 /* The median and range of the measured values (NAN ones, runs that
- * measured nothing, are left out).  @at_least may be NULL. */
+ * measured nothing, are left out).  @at_least may be NULL.  A figure's
+ * *_at_least says the figure itself is a lower bound: a run it is taken
+ * from was still waiting at the end. */
 struct verdict_spread {
         int n;                  /* values that were measured */
         double median, min, max;
@@ -71,7 +76,8 @@ bool verdict_spread(const double *values, const bool *at_least, int n, struct ve
 
 /* "3/10 (11-60%)": a rate with its Wilson interval, in whole percent. */
 char *verdict_format_rate(int k, int n);
-/* "better in 9 of 10 seeds, worse in 1 (p = 0.021)"; "tied in 10 of 10". */
+/* "better in 9 of 10 (worse in 1; p = 0.021)"; "tied in 10 of 10"; where the
+ * sign test's p > 0.05, "no clear difference: " before it. */
 char *verdict_format_paired(int better, int worse, int n);
 
 #endif

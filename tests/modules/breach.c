@@ -7,7 +7,13 @@
  *   BREACH_PRIO=N        reader_blocked() boosts the reader to priority N
  *   BREACH_BLOCK         reader_blocked() calls sched_block() on the reader
  *   BREACH_UNDECLARED    create() reads a key its table does not declare
+ *   BREACH_LATE_BOOST    a timer boosts the reader 10 ms after it blocked (it has exited by then)
+ *   BREACH_REARM_NOW     a timer re-arms itself for the instant it fires
+ *   BREACH_BAD_STEP=K    create() starts a thread whose step is of kind K, compute for ns -1
+ *   BREACH_EXIT          reader_blocked() ends the process with exit(0)
  */
+#include <stdlib.h>
+
 #include "policies/policy.h"
 #include "sim/engine.h"
 #include "sim/scenario.h"
@@ -24,6 +30,15 @@ static const struct policy_key breach_keys[] = {
 #endif
         { .name = NULL },
 };
+
+#ifdef BREACH_BAD_STEP
+static struct step bad_step(struct sim *sim, struct task *t)
+{
+        (void)sim;
+        (void)t;
+        return (struct step){ (enum step_kind)BREACH_BAD_STEP, -1 };
+}
+#endif
 
 static void *create_breach(struct sim *sim, const struct policy_params *params, GError **error)
 {
@@ -42,16 +57,34 @@ static void *create_breach(struct sim *sim, const struct policy_params *params, 
         if (!policy_param_duration(params, "nosuch", &grace, error))
                 return NULL;
 #endif
+#ifdef BREACH_BAD_STEP
+        {
+                struct sched_spec sp = { SCHED_POLICY_FIFO, 50 };
+                struct cpumask all;
+
+                cpumask_clear(&all);
+                cpumask_set(&all, 0);
+                sim_kthread_create(sim, "badstep", &sp, &all, bad_step, NULL, true);
+        }
+#endif
         return sim;
 #endif
 }
 
-#ifdef BREACH_TIMER_PAST
+#if defined(BREACH_LATE_BOOST) || defined(BREACH_REARM_NOW)
+static struct ptimer *the_timer;        /* a test module: one run per process */
+#endif
+#if defined(BREACH_TIMER_PAST) || defined(BREACH_LATE_BOOST) || defined(BREACH_REARM_NOW)
 static void timer_fn(struct sim *sim, void *data, struct task *thread, int cpu)
 {
+        (void)thread;
+#ifdef BREACH_LATE_BOOST
+        sched_set_boost_prio(sim, data, 90, BOOST_SETPRIO);
+#elif defined(BREACH_REARM_NOW)
+        policy_timer_arm(sim, the_timer, cpu, sim->now);
+#endif
         (void)sim;
         (void)data;
-        (void)thread;
         (void)cpu;
 }
 #endif
@@ -63,6 +96,10 @@ static void reader_blocked_breach(void *pol, struct task *t, enum rcu_block_reas
         sched_set_boost_prio(pol, t, BREACH_PRIO, BOOST_SETPRIO);
 #elif defined(BREACH_BLOCK)
         sched_block(pol, t, TASK_WAITING);
+#elif defined(BREACH_EXIT)
+        (void)pol;
+        (void)t;
+        exit(0);
 #elif defined(BROKEN_CPU0_ONLY)
         /* a plausible bug, for hunt to find: boost at once to FIFO 98 -- but
          * only readers preempted on CPU 0 */
@@ -77,6 +114,14 @@ static void reader_blocked_breach(void *pol, struct task *t, enum rcu_block_reas
 
                 policy_timer_arm(sim, policy_timer_new(sim, PTIMER_HARDIRQ, timer_fn, NULL), t->cpu,
                                  sim->now - 1);
+        }
+#elif defined(BREACH_LATE_BOOST) || defined(BREACH_REARM_NOW)
+        {
+                struct sim *sim = pol;
+
+                if (!the_timer)
+                        the_timer = policy_timer_new(sim, PTIMER_HARDIRQ, timer_fn, t);
+                policy_timer_arm(sim, the_timer, t->cpu, sim->now + 10 * 1000 * 1000);
         }
 #else
         (void)pol;
