@@ -1,6 +1,8 @@
 /* rcuboost hunt: it rediscovers what the project knows, shrinks what it
  * finds to a small scenario that replays the failure, is deterministic
  * whatever -j, and says when it found nothing (#39). */
+#include <sys/wait.h>
+
 #include "cliutil.h"
 
 static bool sanitized(void)
@@ -64,6 +66,29 @@ static char *hunt_one(const char *dir, const char *p, const char *q, const char 
         return scn;
 }
 
+/* #49 finding 18: a finding that cannot be written (a file size limit
+ * here, as a full disk) is an error, exit 2: neither "wrote" nor counted. */
+START_TEST(a_finding_not_written_is_an_error)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "h", NULL);
+        g_autofree char *cmd = g_strdup_printf("ulimit -f 1; trap '' XFSZ; exec '%s' hunt --policy none --versus "
+                                               "booster --budget 600runs --seed 3 --max-findings 1 --out '%s'",
+                                               g_getenv("RCUBOOST_BIN"), out);
+        const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+        g_autofree char *sout = NULL, *serr = NULL;
+        int wait = 0;
+
+        if (sanitized())
+                return;         /* a search of 600 runs: the release run's */
+        ck_assert(g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL, &sout, &serr, &wait, NULL));
+        ck_assert_msg(WIFEXITED(wait) && WEXITSTATUS(wait) == 2, "status %d: %s", wait, serr);
+        ck_assert_msg(strstr(serr, "File too large") && !strstr(serr, "wrote ") && !strstr(serr, "1 finding") &&
+                      strstr(serr, "the hunt stopped: a finding could not be written (0 written"), "%s", serr);
+        ck_assert_msg(!strstr(sout, "nothing found"), "%s", sout);
+}
+END_TEST
+
 /* none versus booster: a reader preempted inside its section, where the
  * booster rescues it -- found, shrunk, and replayed by check. */
 START_TEST(none_versus_booster_finds_a_stalled_reader)
@@ -86,6 +111,16 @@ START_TEST(none_versus_booster_finds_a_stalled_reader)
         /* hunt seeds 1-8 all find one within 1,100 runs (docs/hunt.md); seed 3 after about 60 */
         scn = hunt_one(dir, "none", "booster", "3", "600runs", &path);
         ck_assert_msg(strstr(scn, "none.oom=false") && strstr(scn, "booster.oom=false"), "%s", scn);
+        {
+                /* #49 finding 1: findings/ is the hunt's, not another command's to empty */
+                g_autofree char *findings = g_build_filename(dir, "h", "findings", NULL);
+
+                r = run_cli("run", "scenarios/quiet.scn", "--policy", "none", "--out", findings, "-q", NULL);
+                ck_assert_msg(r.status == 2 && strstr(r.err, "holds the outputs of rcuboost hunt-findings, not of run"),
+                              "exit %d: %s", r.status, r.err);
+                result_clear(&r);
+                ck_assert(g_file_test(path, G_FILE_TEST_EXISTS));
+        }
         /* the finding is a regression test: none's line fails, booster's holds */
         r = run_cli("check", "--policies", "none,booster", path, NULL);
         ck_assert_msg(r.status == 1 && strstr(r.out, "FAIL") && strstr(r.out, "ok   ") &&
@@ -153,6 +188,17 @@ START_TEST(a_broken_module_is_found)
         /* hunt seeds 1-8 all find it within 900 runs (docs/hunt.md); seed 1 after about 200 */
         scn = hunt_one(dir, module, "booster", "1", "600runs", &path);
         ck_assert_msg(strstr(scn, "cpu0-only.oom=false"), "%s", scn);
+        {
+                /* #50: the replay the header gives works: the module by its path */
+                g_autofree char *replay = g_strdup_printf("`rcuboost check --policies '%s',booster ", module);
+                g_autofree char *both = g_strdup_printf("%s,booster", module);
+                struct result r;
+
+                ck_assert_msg(strstr(scn, replay), "%s", scn);
+                r = run_cli("check", "--policies", both, path, NULL);
+                ck_assert_msg(r.status == 1 && strstr(r.out, "FAIL"), "%s%s", r.out, r.err);
+                result_clear(&r);
+        }
 }
 END_TEST
 
@@ -254,6 +300,7 @@ END_TEST
 
 START_TEST(bad_input_is_refused)
 {
+        g_autofree char *breach_null = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libbreach-null.so", NULL);
         const char *cases[][6] = {
                 { "--policy", "nosuch", NULL },
                 { "--policy", "none", "--versus", "none", NULL },
@@ -271,6 +318,8 @@ START_TEST(bad_input_is_refused)
                 { "--policy", "none", "--property", "gp_max_at_least<=1", NULL },
                 { "--policy", "none", "--property", "gp_max_at_leest<=100ms", NULL },
                 { "--policy", "none", "--property", "booster.gp_latency.max<=10ms", NULL },
+                /* #50: a policy that cannot run at all is said at once */
+                { "--policy", breach_null, "--budget", "10runs", NULL },
         };
         const char *want[] = { "unknown policy 'nosuch'", "is the policy hunted", "a rate over seeds",
                                "expected METRIC OP VALUE", "--budget soon", "--budget 999ns: a wall-clock time of "
@@ -280,7 +329,8 @@ START_TEST(bad_input_is_refused)
                                "--property 'gp_max_at_least<=1': '1': missing unit",
                                "--property 'gp_max_at_leest<=100ms': no metric 'gp_max_at_leest' in summary.json (did "
                                "you mean gp_max_at_least?)",
-                               "--property 'booster.gp_latency.max<=10ms': no metric 'booster.gp_latency.max'" };
+                               "--property 'booster.gp_latency.max<=10ms': no metric 'booster.gp_latency.max'",
+                               "in create: returned NULL without saying why" };
 
         for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
                 struct result r = run_cli("hunt", cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4],
@@ -299,6 +349,7 @@ static Suite *hunt_suite(void)
 
         tcase_add_test(tc, bad_input_is_refused);
         tcase_add_test(tc, nothing_found_is_said);
+        tcase_add_test(tc, a_finding_not_written_is_an_error);
         tcase_add_test(tc, sigint_stops_a_hunt_and_keeps_its_log);
         tcase_add_test(tc, hunts_are_deterministic_across_jobs);
         tcase_add_test(tc, none_versus_booster_finds_a_stalled_reader);

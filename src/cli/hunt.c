@@ -114,7 +114,8 @@ static gboolean hprop_parse(const char *text, struct hprop *p, GError **error)
         return TRUE;
 }
 
-/* Each --property names a key of the policies' summaries, with a value of
+/* Can each policy run (its create() succeeds), and does each --property
+ * name a key of the policies' summaries, with a value of
  * its kind, as check holds an [expect] line to (#49: a misspelt metric
  * never failed, and "gp_max_at_least<=1" -- 1 ns -- gave findings whose
  * replay check refused): asked of a summary of each policy on a scenario
@@ -222,6 +223,7 @@ struct heval {
 
 struct hunt {
         const char *policy[2];          /* P, and Q or NULL */
+        char *replay[2];                /* as a command line names them: a module by its path (#50) */
         GArray *props;                  /* struct hprop */
         int nseeds;
         gsl_rng *rng;
@@ -520,8 +522,8 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                 line[p] = g_strdup_printf("%s.%s", h->policy[p], bound);
         }
         g_string_append_printf(head, "# %s -- found by `rcuboost hunt --policy %s%s%s%s --seed %" G_GUINT64_FORMAT
-                               "`, then shrunk.\n", scn_name, h->policy[0], h->policy[1] ? " --versus " : "",
-                               h->policy[1] ? h->policy[1] : "", h->given, hunt_seed);
+                               "`, then shrunk.\n", scn_name, h->replay[0], h->policy[1] ? " --versus " : "",
+                               h->policy[1] ? h->replay[1] : "", h->given, hunt_seed);
         g_autofree char *failed = prop_text(pr, ev, 0);
         const char *how = ev->mechanism[k];
         const char *what = pr->per_tick ? "the boost: "
@@ -535,7 +537,7 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                 g_string_append_printf(head, "; %s holds it in all %d", h->policy[1], ev->seed_hi);
         g_string_append_printf(head, ".\n# `rcuboost check --policies %s%s%s %s` replays it: the %s line fails.\n"
                                "# %s: the failing run's summary, stall report and summary.json.\n\n",
-                               h->policy[0], h->policy[1] ? "," : "", h->policy[1] ? h->policy[1] : "", scn_name,
+                               h->replay[0], h->policy[1] ? "," : "", h->policy[1] ? h->replay[1] : "", scn_name,
                                h->policy[0], txt_name);
         g_string_append_printf(expect, "seeds=%d\n", ev->seed_hi);
         if (!pr->x)
@@ -740,7 +742,8 @@ int cli_hunt(int argc, char **argv)
         static const char *const ours[] = { "hunt.txt", "findings/", NULL };
         static const char *const finding_files[] = { "*.scn", "*.txt", NULL };
         g_autoptr(GHashTable) found = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        int nfound = 0, lock, status = EXIT_OK;
+        int nfound = 0, lock, findings_lock = -1, status = EXIT_OK;
+        bool write_failed = false;
         uint64_t hunt_seed = 1;
         guint64 batches = 0;
         double best_margin = 0;
@@ -809,7 +812,9 @@ int cli_hunt(int argc, char **argv)
                 }
                 g_array_append_val(h.props, pr);
         }
-        if (property && !props_check(h.props, h.props->len - g_strv_length(property), ops, &e)) {
+        /* also: a policy that cannot run at all (its create() fails) is said at
+         * once, not hunted with for ever (#50) */
+        if (!props_check(h.props, h.props->len - (property ? g_strv_length(property) : 0), ops, &e)) {
                 status = cli_usage_error(ctx, "hunt: %s", e->message);
                 g_error_free(e);
                 return status;
@@ -836,12 +841,19 @@ int cli_hunt(int argc, char **argv)
         cli_catch_signals();
         (void)cli_interrupt_flag();     /* armed: a signal ends the batch in progress, then the hunt */
         lock = output_dir_claim(out, "hunt", ours, &e);
-        if (lock < 0 || (g_file_test(findings_dir, G_FILE_TEST_IS_DIR) &&
-                         !output_dir_remove(findings_dir, "hunt-findings", finding_files, &e))) {
+        /* findings/ is a directory of its own kind, and held while the hunt
+         * writes there: `run --out DIR/findings` is refused, not let delete
+         * them (#49) */
+        if (lock >= 0 && (findings_lock = output_dir_claim(findings_dir, "hunt-findings", finding_files, &e)) < 0)
+                output_dir_unlock(lock);
+        if (lock < 0 || findings_lock < 0) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
                 return EXIT_USAGE;
         }
+        for (int p = 0; p < 2 && ops[p]; p++)
+                h.replay[p] = policy_module_path(ops[p]) ? g_shell_quote(policy_module_path(ops[p]))
+                                                         : g_strdup(ops[p]->name);
         edges = g_new0(struct edges, 1);
         h.rng = gsl_rng_alloc(gsl_rng_mt19937);
         gsl_rng_set(h.rng, hunt_seed);
@@ -858,7 +870,7 @@ int cli_hunt(int argc, char **argv)
 
         gint64 started_us = g_get_monotonic_time();
 
-        while (!out_of_budget(&h) && nfound < max_findings) {
+        while (!out_of_budget(&h) && nfound < max_findings && !write_failed) {
                 struct heval evs[HUNT_BATCH];
 
                 for (int i = 0; i < HUNT_BATCH; i++) {
@@ -884,6 +896,11 @@ int cli_hunt(int argc, char **argv)
                         int k = -1;
                         char *what = NULL;
                         bool again = false;     /* fails a property as a finding already did */
+
+                        if (write_failed) {     /* the hunt is ending: the rest of the batch goes */
+                                heval_clear(ev);
+                                continue;
+                        }
 
                         /* one finding per property and mechanism: a stall behind a preempted
                          * reader and one behind a mutex owner are two bugs */
@@ -934,12 +951,17 @@ int cli_hunt(int argc, char **argv)
                         g_free(failed);
                         failed = prop_text(pr, ev, 0);          /* the shrunk candidate's tick */
                         g_hash_table_add(found, what);
-                        nfound++;
-                        if (!write_finding(&h, findings_dir, nfound, ev, k, hunt_seed, &e)) {
-                                fprintf(stderr, "rcuboost: %s\n", e->message);
+                        if (!write_finding(&h, findings_dir, nfound + 1, ev, k, hunt_seed, &e)) {
+                                /* a write error is an error (a full disk): said, not counted, and
+                                 * the hunt ends, exit 2 -- not "wrote" and the findings' status (#49) */
+                                fprintf(stderr, "%srcuboost: %s\n", h.tty ? "\r\033[K" : "", e->message);
                                 g_clear_error(&e);
-                                status = EXIT_FAILED;
+                                status = EXIT_USAGE;
+                                heval_clear(ev);
+                                write_failed = true;
+                                continue;
                         }
+                        nfound++;
                         g_string_append_printf(log, "finding %03d: %s fails %s in %d of %d seeds (%s); found after %"
                                                G_GUINT64_FORMAT " runs, shrunk to %d tasks on %d CPU%s in %"
                                                G_GUINT64_FORMAT " more\n", nfound, h.policy[0], failed,
@@ -977,10 +999,13 @@ int cli_hunt(int argc, char **argv)
                 if (!output_set_contents(summary_path, summary, -1, &e)) {
                         fprintf(stderr, "rcuboost: %s\n", e->message);
                         g_clear_error(&e);
-                        status = EXIT_FAILED;
+                        status = EXIT_USAGE;
                 }
         }
-        if (!quiet || nfound == 0) {
+        if (write_failed) {
+                fprintf(stderr, "rcuboost: the hunt stopped: a finding could not be written (%d written to %s/)\n",
+                        nfound, findings_dir);
+        } else if (!quiet || nfound == 0) {
                 if (nfound)
                         fprintf(stderr, "rcuboost: %d finding%s in %s/ (%" G_GUINT64_FORMAT " runs)\n", nfound,
                                 nfound == 1 ? "" : "s", findings_dir, h.runs);
@@ -995,7 +1020,10 @@ int cli_hunt(int argc, char **argv)
         gsl_rng_free(h.rng);
         g_mutex_clear(&h.lock);
         g_cond_clear(&h.done);
+        output_dir_unlock(findings_lock);
         output_dir_unlock(lock);
+        g_free(h.replay[0]);
+        g_free(h.replay[1]);
         if (cli_interrupt_status())
                 return cli_interrupt_status();
         return status != EXIT_OK ? status : nfound ? EXIT_FAILED : EXIT_OK;
