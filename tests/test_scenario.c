@@ -16,6 +16,11 @@ struct bad_case {
 
 static const struct bad_case bad_cases[] = {
         { "empty file", "", "bad.scn: empty scenario file" },
+        /* #48: a key before any section, and call_rcu(4KiB), say what is wrong and where */
+        { "key before a section", "# comment\n\ncpus=1\n[scenario]\n" OK_TASK,
+          "bad.scn:3: key 'cpus' before any [section]" },
+        { "call with parentheses", "[scenario]\n[task:t]\nprogram=call_rcu(4KiB)\n",
+          "call_rcu takes its argument after a blank, not in parentheses: 'call_rcu 4KiB'" },
         { "not key=value", "[scenario]\ncpus=1\nthis is not a key\n" OK_TASK, "bad.scn:3: not a 'key=value'" },
         { "binary", "[scenario]\n\xff\xfe\n", "not a text file" },
         { "no scenario section", OK_TASK, "no [scenario] section" },
@@ -211,6 +216,14 @@ START_TEST(values_parse_with_units)
         ck_assert(cpumask_test(&ts->affinity, 4) && !cpumask_test(&ts->affinity, 5));
         ck_assert_int_eq(ts->program->code[0].op, OP_REPEAT);
         ck_assert_int_eq(ts->program->code[0].arg, 3);
+        {
+                /* #48: rt:P, as rcuboost writes a priority, reads back as fifo:P */
+                struct sched_spec rt, fifo;
+
+                ck_assert(units_parse_sched("rt:10", &rt, NULL) && units_parse_sched("fifo:10", &fifo, NULL));
+                ck_assert(rt.policy == fifo.policy && rt.value == fifo.value);
+                ck_assert(!units_parse_sched("rt:100", &rt, NULL) && !units_parse_sched("rt", &rt, NULL));
+        }
 }
 END_TEST
 

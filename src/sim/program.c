@@ -191,6 +191,11 @@ static gboolean statement(struct parser *ps, gboolean *consumes_time)
                 return fail_at(ps, at, PROGRAM_ERROR_INVALID, "program too long");
         if (!*kw)
                 return fail_at(ps, at, PROGRAM_ERROR_SYNTAX, "expected a statement, found '%.10s'", at);
+        /* call_rcu(4KiB), as C writes it: the argument follows a blank here (#48) */
+        skip_space(ps);
+        if (*ps->p == '(')
+                return fail_at(ps, ps->p, PROGRAM_ERROR_SYNTAX, "%s takes its argument after a blank, not in "
+                               "parentheses: '%s %.*s'", kw, kw, (int)strcspn(ps->p + 1, ")"), ps->p + 1);
 
         if (!strcmp(kw, "compute") || !strcmp(kw, "sleep")) {
                 gboolean sleep = kw[0] == 's';

@@ -271,7 +271,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "policy / policy:NAME", "KEY", "", "policy parameters: see `rcuboost policies`" },
         { "mutex:NAME", "description", "", "declares a priority-inheriting mutex" },
         { "task:NAME", "program", "(required)", "what the task does, e.g. loop { compute 1ms; sleep 1ms }" },
-        { "task:NAME", "sched", "normal:0", "fifo:1..99, rr:1..99 or normal:-20..19" },
+        { "task:NAME", "sched", "normal:0", "fifo:1..99, rr:1..99, rt:1..99 (as fifo) or normal:-20..19" },
         { "task:NAME", "affinity", "all", "CPUs it may run on, e.g. 0-3,6; each: copy i of count=N on CPU i mod cpus" },
         { "task:NAME", "count", "1", "copies, named NAME.0, NAME.1, ..." },
         { "task:NAME", "start", "0", "when it first wakes" },
@@ -1055,6 +1055,31 @@ struct scenario *scenario_load_data(const char *data, const char *path,
                 /* "none.x<5MiB": an [expect] bound needs its '=' (GKeyFile splits at it) */
                 gboolean strict_bound = !strchr(text, '=') && (strchr(text, '<') || strchr(text, '>'));
 
+                int first = 0;
+
+                /* a key before any [section]: GKeyFile says only that the file
+                 * does not start with a group (#48) -- name the line and key */
+                if (g_error_matches(e, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND)) {
+                        g_auto(GStrv) all = g_strsplit(data, "\n", -1);
+
+                        for (int i = 0; all[i] && !first; i++) {
+                                const char *l = all[i] + strspn(all[i], " \t");
+
+                                if (*l && *l != '#' && *l != '\r')
+                                        first = i + 1;
+                        }
+                        if (first && all[first - 1][strspn(all[first - 1], " \t")] != '[') {
+                                g_autofree char *key = g_strndup(all[first - 1] + strspn(all[first - 1], " \t"),
+                                                                 strcspn(all[first - 1] + strspn(all[first - 1], " \t"),
+                                                                         "= \t\r"));
+
+                                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_SYNTAX,
+                                            "%s:%d: key '%s' before any [section] (a scenario starts with one, "
+                                            "e.g. [scenario])", path, first, key);
+                                g_error_free(e);
+                                return NULL;
+                        }
+                }
                 if (line)
                         g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_SYNTAX,
                                     "%s:%d: not a 'key=value', '[section]' or '# comment' line%s",

@@ -169,14 +169,16 @@ gboolean units_parse_choice(const char *s, const char *choices, int *out, GError
 
 gboolean units_parse_sched(const char *s, struct sched_spec *out, GError **error)
 {
-        static const char expect[] = "fifo:1..99, rr:1..99 or normal:-20..19";
+        static const char expect[] = "fifo:1..99, rr:1..99, rt:1..99 (as fifo) or normal:-20..19";
         const char *colon = s ? strchr(s, ':') : NULL;
         g_autofree char *name = colon ? g_strndup(s, colon - s) : g_strdup(s ? s : "");
         int64_t v = 0;
 
         g_strstrip(name);
-        if (!strcmp(name, "fifo") || !strcmp(name, "rr")) {
-                out->policy = !strcmp(name, "fifo") ? SCHED_POLICY_FIFO : SCHED_POLICY_RR;
+        /* rt:P is how rcuboost writes an RT priority (boost.csv, summary.json):
+         * read back, it is SCHED_FIFO P (#48) */
+        if (!strcmp(name, "fifo") || !strcmp(name, "rr") || !strcmp(name, "rt")) {
+                out->policy = !strcmp(name, "rr") ? SCHED_POLICY_RR : SCHED_POLICY_FIFO;
                 if (!colon || !units_parse_int(colon + 1, 1, 99, &v, NULL))
                         return fail(error, "'%s': real-time priority must be 1..99 (expected %s)", s, expect);
         } else if (!strcmp(name, "normal") || !strcmp(name, "other")) {
