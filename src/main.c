@@ -90,8 +90,12 @@ static int cmd_run(int argc, char **argv)
 
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_option_context_set_description(ctx,
-                "Writes summary.json, memory.csv, gp.csv and latency.csv to the output directory\n"
-                "(docs/outputs.md) and prints a one-screen summary.\n\n"
+                "Writes to the output directory (docs/outputs.md): summary.json (every figure, the\n"
+                "stall report), memory.csv (memory waiting on RCU over time), gp.csv (each grace\n"
+                "period), boost.csv (each priority change of a reader), latency.csv (latency\n"
+                "samples), distributions.csv (their histograms) and timeline.csv (what ran where, for\n"
+                "compare's timeline; [output] level says which of them), and --trace's file; prints a\n"
+                "one-screen summary.\n\n"
                 "Examples:\n"
                 "  rcuboost run scenarios/oom.scn --policy none\n"
                 "  rcuboost run scenarios/quiet.scn --seed 7 --set scenario.duration=2s --out /tmp/q\n"

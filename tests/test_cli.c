@@ -22,6 +22,25 @@ START_TEST(help_and_version)
         ck_assert_int_eq(r.status, 0);
         ck_assert_ptr_nonnull(strstr(r.out, "--policy"));
         ck_assert_ptr_nonnull(strstr(r.out, "Examples"));
+        {
+                /* #48: run --help names every file a run writes */
+                g_autofree char *dir = temp_dir();
+                struct result w = run_cli("run", "scenarios/quiet.scn", "--set", "scenario.duration=50ms", "--out", dir,
+                                          "-q", NULL);
+                g_autoptr(GDir) d = NULL;
+                const char *name;
+                int files = 0;
+
+                ck_assert_msg(w.status == 0, "%s", w.err);
+                result_clear(&w);
+                d = g_dir_open(dir, 0, NULL);
+                while ((name = g_dir_read_name(d)))
+                        if (name[0] != '.') {
+                                files++;
+                                ck_assert_msg(strstr(r.out, name), "run --help does not name %s", name);
+                        }
+                ck_assert_int_ge(files, 7);
+        }
         result_clear(&r);
 }
 END_TEST
