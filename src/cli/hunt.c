@@ -132,10 +132,10 @@ static gboolean props_check(GArray *props, guint first, const struct boost_polic
         hscn_random(rng, ops[0], ops[1], &s);
         gsl_rng_free(rng);
         text = hscn_render(&s, 1, NULL, NULL);
-        for (int p = 0; ok && p < 2 && ops[p]; p++) {
-                g_autoptr(RcbScenario) sc = scenario_load_data(text, "hunt.scn", NULL, error);
-                g_autoptr(RcbSim) sim = sc ? sim_new(sc, &(struct sim_options){ .policy = ops[p]->name }, error)
-                                           : NULL;
+        g_autoptr(RcbScenario) sc = scenario_load_data(text, "hunt.scn", NULL, error);
+
+        for (int p = 0; ok && sc && p < 2 && ops[p]; p++) {
+                g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = ops[p]->name }, error);
                 g_autoptr(RcbReport) r = sim ? sim_build_report(sim) : NULL;
 
                 if (!r)
@@ -148,7 +148,7 @@ static gboolean props_check(GArray *props, guint first, const struct boost_polic
                         ok = expect_check(pr->x, r, error);
                 }
         }
-        return ok;
+        return sc && ok;
 }
 
 /* The defaults: no safety violation, no OOM under the scenario's limit, no
