@@ -3,7 +3,8 @@
 
 _rcuboost_policies()
 {
-        rcuboost policies 2>/dev/null | awk 'NF && $1 !~ /=/ && $1 != "Policy" { print $1 }'
+        # a policy's line starts in column 1; its keys and notes are indented
+        rcuboost policies 2>/dev/null | awk '/^[a-z]/ && $1 != "Policy" { print $1 }'
 }
 
 # The long options COMMAND --help lists: the completion follows the binary.
@@ -36,7 +37,17 @@ _rcuboost()
         fi
         case $prev in
         --policy|-p|--versus)
-                [[ $cmd == run || $cmd == hunt ]] && { COMPREPLY=($(compgen -W "$(_rcuboost_policies)" -- "$cur")); return; }
+                if [[ $cmd == run || $cmd == hunt ]]; then
+                        # a name, or an out-of-tree module by its path
+                        if [[ $cur == */* ]]; then
+                                local IFS=$'\n'
+                                COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.so' -- "$cur"))
+                                compopt -o filenames 2>/dev/null
+                        else
+                                COMPREPLY=($(compgen -W "$(_rcuboost_policies)" -- "$cur"))
+                        fi
+                        return
+                fi
                 ;&      # compare, sweep, validate: -p is --policies
         --policies)
                 local prefix=${cur%,*}
@@ -47,7 +58,7 @@ _rcuboost()
                 COMPREPLY=($(compgen -W "png svg pdf" -- "$cur"))
                 return ;;
         --trace-format)
-                COMPREPLY=($(compgen -W "json ftrace" -- "$cur"))
+                COMPREPLY=($(compgen -W "json ftrace dat" -- "$cur"))
                 return ;;
         --out|-o)
                 _rcuboost_files dirs

@@ -182,6 +182,7 @@ static int cmd_run(int argc, char **argv)
         }
         if (!quiet) {
                 cli_print_warnings(sc, sim);
+                cli_warn_unused_rcu_keys(sc, &sim, 1);
                 cli_warn_if_long(sim);
         }
         gint64 t0 = g_get_monotonic_time();
@@ -322,8 +323,10 @@ static int cmd_validate(int argc, char **argv)
                         fprintf(stderr, "rcuboost: %s\n", e->message);
                         g_clear_error(&e);
                 }
+                g_autoptr(GPtrArray) sims = g_ptr_array_new_with_free_func((GDestroyNotify)sim_free);
+
                 for (guint p = 0; sc && p < names->len; p++) {
-                        g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = names->pdata[p] }, &e);
+                        struct sim *sim = sim_new(sc, &(struct sim_options){ .policy = names->pdata[p] }, &e);
 
                         if (!sim) {
                                 fprintf(stderr, "rcuboost: %s\n", e->message);
@@ -338,7 +341,11 @@ static int cmd_validate(int argc, char **argv)
                                 if (p == 0)
                                         cli_warn_if_long(sim);
                         }
+                        if (sim)
+                                g_ptr_array_add(sims, sim);
                 }
+                if (ok && sims->len)
+                        cli_warn_unused_rcu_keys(sc, (struct sim *const *)sims->pdata, (int)sims->len);
                 if (!ok) {
                         status = EXIT_USAGE;
                         continue;

@@ -158,7 +158,7 @@ static const char *const other_scenarios[] = {
         /* the real-kernel harness's (docs/validation.md): without
          * CONFIG_RCU_BOOST, RT throttling ends their grace periods in under 1 s */
         "real-rescue.scn", "real-below.scn", "real-stock.scn", "real-many.scn", "real-pi-chain.scn",
-        "real-placement.scn",   /* held, on the kernel as in the model (tests/kernel/placement-rate) */
+        "real-inside.scn", "real-placement.scn",   /* held, on the kernel as in the model (tests/kernel/placement-rate) */
 };
 
 START_TEST(stall_scenarios_stall_in_every_seed)

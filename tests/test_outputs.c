@@ -1164,6 +1164,18 @@ START_TEST(a_run_that_would_take_days_is_announced)
         r = run_cli("validate", "scenarios/bench-large.scn", "scenarios/oom.scn", NULL);
         ck_assert_msg(strstr(r.err, "warning") == NULL, "%s", r.err);
         result_clear(&r);
+        /* #48: oom.scn sets kthread_prio for rcu-boost and callback_thread for the 2007 policies:
+         * a key is warned of only when none of the policies run reads it */
+        r = run_cli("validate", "scenarios/oom.scn", "--policies", "none,booster", NULL);
+        ck_assert_int_eq(r.status, 0);
+        ck_assert_msg(strstr(r.err, "oom.scn:37: [rcu] kthread_prio: has no effect under policies none, booster "
+                             "(RCU rcupreempt): only tree reads it") != NULL, "%s", r.err);
+        ck_assert_msg(strstr(r.err, "callback_thread") == NULL, "%s", r.err);
+        result_clear(&r);
+        r = run_cli("validate", "scenarios/oom.scn", "--policies", "rcu-boost", NULL);
+        ck_assert_msg(strstr(r.err, "[rcu] callback_thread: has no effect under policy rcu-boost (RCU tree): "
+                             "only rcupreempt reads it") != NULL, "%s", r.err);
+        result_clear(&r);
 }
 END_TEST
 
@@ -1457,6 +1469,12 @@ START_TEST(completion_works_in_plain_bash_for_every_command)
 
                 ck_assert_ptr_nonnull(strstr(cmds, "compare\n"));
                 ck_assert_str_eq(pol, "booster\nbooster-8state\n");
+                /* #48: every trace format; only policy names (not rcu-boost's indented note) */
+                g_autofree char *fmt = complete_line("rcuboost run --trace-format d");
+                g_autofree char *all = complete_line("rcuboost run --policy ");
+
+                ck_assert_str_eq(fmt, "dat\n");
+                ck_assert_str_eq(all, "none\nbooster\nbooster-8state\npi-lock\nrostedt-2007\nrcu-boost\n");
                 /* -v is --verbose: it takes no value, so options follow as for run */
                 ck_assert_ptr_nonnull(strstr(after_v, "--trace\n"));
                 ck_assert_str_eq(scn, "scenarios/quiet.scn\n");

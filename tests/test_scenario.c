@@ -76,6 +76,17 @@ static const struct bad_case bad_cases[] = {
         { "uniform lo > hi", "[scenario]\n[task:t]\nprogram=compute uniform(5us,1us)\n", "LO must not exceed HI" },
         { "negative mean", "[scenario]\n[task:t]\nprogram=compute exp(-1us)\n", "cannot be negative" },
         { "lognormal sigma", "[scenario]\n[task:t]\nprogram=compute lognormal(1ms,0)\n", "SIGMA must be in (0, 20]" },
+        /* #47: start_in= names one task with a read-side section to wake it from */
+        { "start_in unknown", "[scenario]\n" OK_TASK "[task:h]\nstart_in=reader\nprogram=compute 1ms\n",
+          "bad.scn:5: [task:h] start_in: no task named 'reader'" },
+        { "start_in itself", "[scenario]\n[task:h]\nstart_in=h\nprogram=rcu_read_lock; compute 1ms; rcu_read_unlock\n",
+          "[task:h] start_in: a task cannot wake itself" },
+        { "start_in copies", "[scenario]\n[task:r]\ncount=2\nprogram=rcu_read_lock; compute 1ms; rcu_read_unlock\n"
+          "[task:h]\nstart_in=r\nprogram=compute 1ms\n", "[task:h] start_in: 'r' has count=2: name a task that has one copy" },
+        { "start_in no section", "[scenario]\n" OK_TASK "[task:h]\nstart_in=t\nprogram=compute 1ms\n",
+          "bad.scn:5: [task:h] start_in: 't' has no rcu_read_lock to wake it from" },
+        { "start_in periodic", "[scenario]\n[task:r]\nprogram=rcu_read_lock; compute 1ms; rcu_read_unlock\n"
+          "[task:h]\nperiod=1ms\nstart_in=r\nprogram=compute 1us\n", "[task:h] start_in: a periodic task starts at its releases" },
         { "stop before start", "[scenario]\n[task:t]\nstart=2s\nstop=1s\nprogram=compute 1ms\n", "[task:t] stop: must be later than start" },
         { "event without at", "[scenario]\n" OK_TASK "[event:e]\ntask=t\nsched=fifo:5\n", "[event:e]: no 'at' key" },
         { "event changes nothing", "[scenario]\n" OK_TASK "[event:e]\nat=1s\n", "the event changes nothing" },

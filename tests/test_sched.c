@@ -486,6 +486,48 @@ START_TEST(start_and_stop_bound_a_task)
 }
 END_TEST
 
+/* #47 start_in=: the hog waits for the reader's first section at or after
+ * its start and, woken from inside it, preempts the reader there; started
+ * by the clock alone it finds the reader asleep between sections. */
+static struct task *reader_after_hog(const char *start_in, struct task **hog_out, struct sim **sim_out,
+                                     struct scenario **sc)
+{
+        g_autofree char *text = g_strdup_printf(HEAD(1, "20ms")
+                "[task:reader]\nprogram=loop { rcu_read_lock; compute 100us; rcu_read_unlock; sleep 1ms }\n"
+                "[task:hog]\nsched=fifo:10\nstart=1500us\n%s\nprogram=compute 5ms\n", start_in);
+        struct sim *sim = sim_from_text(text, "none", sc);
+
+        *hog_out = find_task(sim, "hog");
+        *sim_out = sim;
+        sim_run_until(sim, MS(1.5) - 1);
+        ck_assert_int_eq((*hog_out)->state, TASK_NEW);
+        sim_run_until(sim, MS(4));
+        ck_assert_ptr_eq(sim->cpus[0].curr, *hog_out);
+        return find_task(sim, "reader");
+}
+
+START_TEST(start_in_wakes_a_hog_from_inside_the_section)
+{
+        struct scenario *sc;
+        struct sim *sim;
+        struct task *hog, *reader = reader_after_hog("start_in=reader", &hog, &sim, &sc);
+
+        /* preempted in its section, which began after the hog's start= */
+        ck_assert_int_eq(reader->state, TASK_RUNNABLE);
+        ck_assert_int_eq(reader->rcu_nesting, 1);
+        ck_assert_int_ge(reader->rcu_read_start_ns, MS(1.5));
+        ck_assert_int_lt(hog->sum_exec_ns, MS(2.5));
+        sim_free(sim);
+        scenario_free(sc);
+
+        reader = reader_after_hog("", &hog, &sim, &sc);
+        ck_assert_int_eq(reader->rcu_nesting, 0);
+        ck_assert_int_eq(hog->sum_exec_ns, MS(2.5));
+        sim_free(sim);
+        scenario_free(sc);
+}
+END_TEST
+
 START_TEST(a_huge_rr_timeslice_does_not_wrap)
 {
         /* 4294967297 ms is 2^32 + 1 ticks: cast to int it was 1 tick */
@@ -686,6 +728,7 @@ static Suite *sched_suite(void)
         tcase_add_test(pre, wakeup_preempts_at_once);
         tcase_add_test(pre, timed_event_changes_priority);
         tcase_add_test(pre, start_and_stop_bound_a_task);
+        tcase_add_test(pre, start_in_wakes_a_hog_from_inside_the_section);
         tcase_add_test(pol, rr_tasks_share_by_time_slice);
         tcase_add_test(pol, fifo_tasks_run_to_completion);
         tcase_add_test(pol, fair_share_follows_nice_weights);

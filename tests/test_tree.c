@@ -223,6 +223,7 @@ START_TEST(rcu_boost_refuses_the_rcupreempt_flavour)
         struct scenario *sc = scenario_load_data("[scenario]\ncpus=1\n[rcu]\nflavour=rcupreempt\n"
                                                  "[task:a]\nprogram=compute 1ms\n", "x.scn", NULL, &e);
         struct sim *sim;
+        GPtrArray *unused;
 
         ck_assert_ptr_nonnull(sc);
         sim = sim_new(sc, &(struct sim_options){ .policy = "rcu-boost" }, &e);
@@ -240,6 +241,26 @@ START_TEST(rcu_boost_refuses_the_rcupreempt_flavour)
         ck_assert_int_eq(sc->warnings->len, 1);
         ck_assert_msg(strstr(g_ptr_array_index(sc->warnings, 0), "w.scn:5: [rcu] callback_thread: has no effect "
                              "with flavour=tree"), "%s", (char *)g_ptr_array_index(sc->warnings, 0));
+        scenario_free(sc);
+        /* #48: Tree RCU's keys in a scenario whose flavour is the policy's: warned of in the
+         * runs of a 2007 policy (rcupreempt), not in rcu-boost's */
+        sc = scenario_load_data("[scenario]\ncpus=1\n[rcu]\nkthread_prio=50\nfanout_leaf=4\n"
+                                "[task:a]\nprogram=compute 1ms\n", "w.scn", NULL, &e);
+        ck_assert_ptr_nonnull(sc);
+        sim = sim_new(sc, &(struct sim_options){ .policy = "none" }, &e);
+        ck_assert_ptr_nonnull(sim);
+        unused = sim_rcu_keys_unused(sim);
+        ck_assert_int_eq(unused->len, 2);
+        ck_assert_str_eq(g_ptr_array_index(unused, 0), "kthread_prio");
+        ck_assert_str_eq(g_ptr_array_index(unused, 1), "fanout_leaf");
+        g_ptr_array_unref(unused);
+        sim_free(sim);
+        sim = sim_new(sc, &(struct sim_options){ .policy = "rcu-boost" }, &e);
+        ck_assert_ptr_nonnull(sim);
+        unused = sim_rcu_keys_unused(sim);
+        ck_assert_int_eq(unused->len, 0);
+        g_ptr_array_unref(unused);
+        sim_free(sim);
         scenario_free(sc);
 }
 END_TEST

@@ -75,6 +75,33 @@ void cli_print_warnings(const struct scenario *sc, const struct sim *sim)
                 fprintf(stderr, "rcuboost: warning: %s\n", (const char *)g_ptr_array_index(sim_warnings(sim), i));
 }
 
+void cli_warn_unused_rcu_keys(const struct scenario *sc, struct sim *const *sims, int n)
+{
+        g_autoptr(GPtrArray) keys = n > 0 ? sim_rcu_keys_unused(sims[0]) : NULL;
+        g_autoptr(GString) names = g_string_new(NULL);
+
+        for (int i = 0; i < n; i++)
+                g_string_append_printf(names, "%s%s", i ? ", " : "", sim_policy_name(sims[i]));
+        for (guint k = 0; keys && k < keys->len; k++) {
+                const char *key = keys->pdata[k];
+                bool by_all = true;
+
+                for (int i = 1; i < n && by_all; i++) {
+                        g_autoptr(GPtrArray) other = sim_rcu_keys_unused(sims[i]);
+
+                        by_all = g_ptr_array_find_with_equal_func(other, key, g_str_equal, NULL);
+                }
+                if (!by_all)
+                        continue;
+                g_autofree char *where = scenario_where(sc, "rcu", key);
+                const char *flavour = sim_rcu_flavour(sims[0]);
+
+                fprintf(stderr, "rcuboost: warning: %s: has no effect under %s %s (RCU %s): only %s reads it\n", where,
+                        n > 1 ? "policies" : "policy", names->str, flavour,
+                        strcmp(flavour, "tree") ? "tree" : "rcupreempt");
+        }
+}
+
 int cli_error_status(const GError *e)
 {
         return e->domain == SCENARIO_ERROR || e->domain == KERNEL_ERROR || e->domain == UNITS_ERROR || e->domain == G_OPTION_ERROR ||

@@ -2028,8 +2028,13 @@ int cli_compare(int argc, char **argv)
                 }
         }
         if (!quiet) {
-                for (int p = 0; p < np; p++)
+                g_autofree struct sim **firsts = g_new(struct sim *, np);
+
+                for (int p = 0; p < np; p++) {
                         cli_print_warnings(p == 0 ? sc : NULL, jobs[p * nseeds].sim);
+                        firsts[p] = jobs[p * nseeds].sim;
+                }
+                cli_warn_unused_rcu_keys(sc, firsts, np);
                 cli_warn_if_long(jobs[0].sim);
         }
         if (!quiet) {

@@ -183,6 +183,14 @@ static void print_task(FILE *f, const struct scenario *sc, const struct task_spe
                 G_GINT64_FORMAT "\n", name, policy_name(ts->sched.policy), ts->sched.value, (gint64)ts->start_ns,
                 (gint64)(ts->stop_ns == SIM_TIME_NEVER ? -1 : ts->stop_ns), (guint64)mask, ts->program->len,
                 (gint64)ts->period_ns);
+        if (ts->start_in_task >= 0) {
+                /* start_in=: the waker's index among the task lines (it has one copy) */
+                int waker = 0;
+
+                for (int i = 0; i < ts->start_in_task; i++)
+                        waker += ((const struct task_spec *)g_ptr_array_index(sc->tasks, i))->count;
+                fprintf(f, "start_in %d\n", waker);
+        }
         for (int k = 0; k < ts->program->len; k++) {
                 const struct insn *in = &ts->program->code[k];
 

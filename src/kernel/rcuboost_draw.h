@@ -41,8 +41,8 @@ static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 #endif
 
 /* The line format `rcuboost kernel-program` writes and the module reads;
- * 2 added the quantile tables. */
-#define RCUBOOST_PROGRAM_FORMAT 2
+ * 2 added the quantile tables, 3 a task's start_in line. */
+#define RCUBOOST_PROGRAM_FORMAT 3
 
 /* dist.h's enum dist_kind, as kernel-program writes it */
 enum { RCUBOOST_DIST_CONST, RCUBOOST_DIST_EXP, RCUBOOST_DIST_UNIFORM, RCUBOOST_DIST_NORMAL,

@@ -76,6 +76,9 @@ struct rtask {
         int policy;                     /* SCHED_FIFO, SCHED_RR, SCHED_NORMAL */
         int value;                      /* RT priority or nice */
         s64 start_ns, stop_ns;          /* stop < 0: never */
+        int start_in;                   /* start_in=: the task whose section wakes it, or -1 */
+        bool woken;                     /* ... and it has */
+        bool wakes_others;              /* some task's start_in names this one */
         u64 mask;
         int ninsn;
         struct insn *code;
@@ -249,13 +252,52 @@ static void note_release(struct rtask *t)
                 t->lat_max_ns = late;
 }
 
+/* start_in=: the first read-side section this task enters at or after
+ * their start wakes them, from inside it (after rcu_read_lock(), so a more
+ * urgent task on this CPU preempts the reader in its section).  The
+ * simulator's task.c wake_from_section() does the same. */
+static void wake_from_section(struct rtask *t)
+{
+        s64 now = now_ns();
+        bool left = false;
+        int i;
+
+        for (i = 0; i < sc.ntasks; i++) {
+                struct rtask *w = &sc.tasks[i];
+
+                if (w->start_in != t - sc.tasks || READ_ONCE(w->woken))
+                        continue;
+                if (now < w->start_ns) {
+                        left = true;
+                        continue;
+                }
+                WRITE_ONCE(w->woken, true);
+                wake_up_process(w->thread);
+        }
+        t->wakes_others = left;
+}
+
+static void wait_for_section(struct rtask *t)
+{
+        for (;;) {
+                set_current_state(TASK_INTERRUPTIBLE);
+                if (READ_ONCE(t->woken) || time_to_stop(t))
+                        break;
+                schedule();
+        }
+        __set_current_state(TASK_RUNNING);
+}
+
 static int task_fn(void *data)
 {
         struct rtask *t = data;
         int pc = 0, nesting = 0, held[MAX_MUTEXES] = { 0 };
 
-        sleep_until(t->start_ns);
         t->release_ns = t->start_ns;
+        if (t->start_in >= 0)
+                wait_for_section(t);    /* never periodic: release_ns is unused */
+        else
+                sleep_until(t->start_ns);
         if (t->period_ns)
                 note_release(t);
         while (pc < t->ninsn && !time_to_stop(t)) {
@@ -287,6 +329,8 @@ static int task_fn(void *data)
                                 trace_rcuboost_read_section(1);
                         }
                         rcu_read_lock();
+                        if (t->wakes_others && nesting == 1)
+                                wake_from_section(t);
                         pc++;
                         break;
                 case OP_RCU_UNLOCK:
@@ -476,6 +520,9 @@ static int controller_fn(void *unused)
         }
         end_ns = now_ns();
         WRITE_ONCE(stopping, true);
+        for (i = 0; i < sc.ntasks; i++)         /* start_in= tasks no section woke */
+                if (sc.tasks[i].start_in >= 0 && !READ_ONCE(sc.tasks[i].woken))
+                        wake_up_process(sc.tasks[i].thread);
         wait_event(done_wq, atomic_read(&running) == 0);
         hrtimer_cancel(&sampler);
         WRITE_ONCE(done, true);
@@ -547,10 +594,16 @@ static int parse_program(void)
                         t->mask = mask;
                         t->ninsn = n;
                         t->period_ns = c > 0 ? c : 0;
+                        t->start_in = -1;
                         t->code = kcalloc(n, sizeof(*t->code), GFP_KERNEL);
                         if (!t->code)
                                 return -ENOMEM;
                         k = 0;
+                } else if (!strcmp(word, "start_in") && sscanf(line, "start_in %d", &v) == 1) {
+                        /* the waker is checked once every task is read */
+                        if (!t || k || v < 0 || v >= MAX_TASKS)
+                                return -EINVAL;
+                        t->start_in = v;
                 } else if (!strcmp(word, "event") &&
                            sscanf(line, "event %lld %63s %7s %d %llx", &a, name, policy, &v, &mask) == 5) {
                         struct revent *ev;
@@ -594,6 +647,15 @@ static int parse_program(void)
         }
         if (!seen_format || !sc.ntasks || !t || k != t->ninsn || sc.duration_ns <= 0)
                 return -EINVAL;
+        for (i = 0; i < sc.ntasks; i++) {
+                struct rtask *w = &sc.tasks[i];
+
+                if (w->start_in < 0)
+                        continue;
+                if (w->start_in >= sc.ntasks || w->start_in == i || w->period_ns)
+                        return -EINVAL;
+                sc.tasks[w->start_in].wakes_others = true;
+        }
         for (i = 0; i < sc.ntasks; i++)
                 for (k = 0; k < sc.tasks[i].ninsn; k++)
                         if (sc.tasks[i].code[k].q.kind >= RCUBOOST_DIST_NORMAL && !sc.tasks[i].code[k].q.lower)

@@ -275,6 +275,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "task:NAME", "affinity", "all", "CPUs it may run on, e.g. 0-3,6; each: copy i of count=N on CPU i mod cpus" },
         { "task:NAME", "count", "1", "copies, named NAME.0, NAME.1, ..." },
         { "task:NAME", "start", "0", "when it first wakes" },
+        { "task:NAME", "start_in", "", "TASK: it wakes instead at TASK's first rcu_read_lock at or after start, woken by TASK from inside the section" },
         { "task:NAME", "stop", "never", "it exits at the first safe statement boundary after this" },
         { "task:NAME", "period", "none", "periodic: the program runs once per release (cyclictest latency)" },
         { "task:NAME", "description", "", "" },
@@ -306,7 +307,7 @@ static const char *const output_keys[] = { "memory_sample", "max_events", "max_m
                                            "timeline_length", "rt_histogram", "level", NULL };
 static const char *const debug_keys[] = { "break_grace_periods", NULL };
 static const char *const mutex_keys[] = { "description", NULL };
-static const char *const task_keys[] = { "sched", "affinity", "count", "start", "stop", "period",
+static const char *const task_keys[] = { "sched", "affinity", "count", "start", "start_in", "stop", "period",
                                          "program", "description", NULL };
 static const char *const irq_keys[] = { "number", "cpu", "interval", "handler", "sched", "start",
                                         "description", NULL };
@@ -615,6 +616,7 @@ static gboolean load_task(struct scenario *sc, const char *group, GHashTable *mu
         ts->name = g_strdup(group + strlen("task:"));
         ts->sched = (struct sched_spec){ SCHED_POLICY_NORMAL, 0 };
         ts->stop_ns = SIM_TIME_NEVER;
+        ts->start_in_task = -1;
         cpumask_fill(&ts->affinity, sc->ncpus);
         if (!valid_name(ts->name))
                 return invalid(sc, error, group, NULL, "task name '%s' must be 1-64 letters, digits, "
@@ -627,6 +629,10 @@ static gboolean load_task(struct scenario *sc, const char *group, GHashTable *mu
             !get_duration(sc, group, "period", &ts->period_ns, TRUE, error))
                 return FALSE;
         ts->count = (int)count;
+        ts->start_in = get(sc, group, "start_in");
+        if (ts->start_in && ts->period_ns)
+                return invalid(sc, error, group, "start_in", "a periodic task starts at its releases: "
+                               "drop period or start_in");
         *total_tasks += ts->count;
         if (*total_tasks > SCENARIO_MAX_TASKS)
                 return invalid(sc, error, group, "count", "more than %d tasks in all", SCENARIO_MAX_TASKS);
@@ -827,6 +833,7 @@ static void task_spec_free(gpointer p)
         struct task_spec *ts = p;
 
         g_free(ts->name);
+        g_free(ts->start_in);
         program_free(ts->program);
         g_free(ts);
 }
@@ -927,6 +934,42 @@ void scenario_free(struct scenario *sc)
         g_free(sc);
 }
 
+/* start_in=TASK names one task (not copies: which would wake it?) that
+ * has a read-side section to wake it from. */
+static gboolean resolve_start_in(struct scenario *sc, GError **error)
+{
+        for (guint i = 0; i < sc->tasks->len; i++) {
+                struct task_spec *ts = g_ptr_array_index(sc->tasks, i);
+                g_autofree char *group = g_strconcat("task:", ts->name, NULL);
+                const struct task_spec *waker = NULL;
+                gboolean reads = FALSE;
+
+                if (!ts->start_in)
+                        continue;
+                for (guint j = 0; j < sc->tasks->len && !waker; j++) {
+                        const struct task_spec *w = g_ptr_array_index(sc->tasks, j);
+
+                        if (!strcmp(w->name, ts->start_in)) {
+                                waker = w;
+                                ts->start_in_task = (int)j;
+                        }
+                }
+                if (!waker)
+                        return invalid(sc, error, group, "start_in", "no task named '%s'", ts->start_in);
+                if (waker == ts)
+                        return invalid(sc, error, group, "start_in", "a task cannot wake itself");
+                if (waker->count > 1)
+                        return invalid(sc, error, group, "start_in", "'%s' has count=%d: name a task "
+                                       "that has one copy", waker->name, waker->count);
+                for (int k = 0; k < waker->program->len; k++)
+                        reads |= waker->program->code[k].op == OP_RCU_LOCK;
+                if (!reads)
+                        return invalid(sc, error, group, "start_in", "'%s' has no rcu_read_lock to wake "
+                                       "it from", waker->name);
+        }
+        return TRUE;
+}
+
 static gboolean load_groups(struct scenario *sc, GError **error)
 {
         g_auto(GStrv) groups = g_key_file_get_groups(sc->kf, NULL);
@@ -1005,6 +1048,8 @@ static gboolean load_groups(struct scenario *sc, GError **error)
                             "%s: no [task:NAME] section (a scenario needs at least one task)", sc->path);
                 return FALSE;
         }
+        if (!resolve_start_in(sc, error))
+                return FALSE;
         /* Valid, but likely not what was meant (a --set scenario.duration may
          * have cut the run short on purpose, so not an error). */
         for (guint i = 0; i < sc->events->len; i++) {

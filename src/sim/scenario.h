@@ -41,6 +41,9 @@ struct task_spec {
         gboolean affinity_each;         /* affinity=each: copy i pinned to CPU i mod ncpus */
         int count;                      /* copies: NAME.0 .. NAME.(count-1) when > 1 */
         sim_time_ns start_ns;
+        char *start_in;                 /* NULL, or the task whose first read-side section
+                                         * at or after start_ns wakes this one from inside it */
+        int start_in_task;              /* start_in's index in tasks, -1 without */
         sim_time_ns stop_ns;            /* SIM_TIME_NEVER: runs to the end */
         sim_time_ns period_ns;          /* 0: not periodic */
         struct program *program;

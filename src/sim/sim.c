@@ -90,6 +90,7 @@ static void index_task_names(struct sim *sim)
 static void create_tasks(struct sim *sim)
 {
         const struct scenario *sc = sim->sc;
+        g_autofree guint *first = g_new0(guint, sc->tasks->len);  /* in sim->tasks */
 
         for (guint i = 0; i < sc->tasks->len; i++) {
                 const struct task_spec *ts = g_ptr_array_index(sc->tasks, i);
@@ -115,8 +116,25 @@ static void create_tasks(struct sim *sim)
                                 t->release_ns = t->start_ns;
                                 t->awaiting_release = true;
                         }
-                        eventq_schedule(&sim->q, &t->timer_ev, t->start_ns);
+                        if (!k)
+                                first[i] = sim->tasks->len - 1;
+                        /* start_in=: the waker's section wakes it (task.c), not a timer */
+                        if (ts->start_in_task < 0)
+                                eventq_schedule(&sim->q, &t->timer_ev, t->start_ns);
                 }
+        }
+        for (guint i = 0; i < sc->tasks->len; i++) {
+                const struct task_spec *ts = g_ptr_array_index(sc->tasks, i);
+                struct task *waker;
+
+                if (ts->start_in_task < 0)
+                        continue;
+                waker = g_ptr_array_index(sim->tasks, first[ts->start_in_task]);
+                if (!waker->section_wakees)
+                        waker->section_wakees = g_ptr_array_new();
+                waker->wakes_in_section = true;
+                for (int k = 0; k < ts->count; k++)
+                        g_ptr_array_add(waker->section_wakees, g_ptr_array_index(sim->tasks, first[i] + k));
         }
         /* The headline RT figure is the most urgent periodic class's, named. */
         sim->rt_top_prio = PRIO_NONE;
@@ -355,6 +373,27 @@ static void note_unused_policy_keys(struct sim *sim)
         }
 }
 
+/* [rcu] keys only the other flavour reads change nothing in this run.  The
+ * flavour may come from the policy (rcu-boost runs Tree RCU, the 2007
+ * policies rcupreempt) and the shipped scenarios set both flavours' keys
+ * for a compare of every policy, so the command warns of a key only when
+ * none of the policies it runs reads it (cli_warn_unused_rcu_keys()). */
+GPtrArray *sim_rcu_keys_unused(const struct sim *sim)
+{
+        static const char *const tree_only[] = { "fanout_leaf", "kthread_prio", "rcuc_thread", "qovld", "qhimark",
+                                                 "jiffies_till_first_fqs", "jiffies_till_next_fqs", NULL };
+        static const char *const rcupreempt_only[] = { "callback_thread", NULL };
+        const struct scenario *sc = sim->sc;
+        bool tree = !strcmp(sim->rcu.flavour->name, "tree");
+        GPtrArray *unused = g_ptr_array_new_with_free_func(g_free);
+        g_auto(GStrv) keys = g_key_file_get_keys(sc->kf, "rcu", NULL, NULL);
+
+        for (char **k = keys; k && *k; k++)         /* in the file's order */
+                if (g_strv_contains(tree ? rcupreempt_only : tree_only, *k) && !(tree && sc->rcu_flavour))
+                        g_ptr_array_add(unused, g_strdup(*k));  /* (flavour=tree in the file: the loader warns) */
+        return unused;
+}
+
 char *sim_policy_key_unused(const struct scenario *sc, const struct boost_policy_ops *ops)
 {
         g_auto(GStrv) keys = g_key_file_get_keys(sc->kf, "policy", NULL, NULL);
@@ -363,6 +402,16 @@ char *sim_policy_key_unused(const struct scenario *sc, const struct boost_policy
                 if (!policy_key_find(ops, *k))
                         return g_strdup(*k);
         return NULL;
+}
+
+const char *sim_policy_name(const struct sim *sim)
+{
+        return sim->policy->name;
+}
+
+const char *sim_rcu_flavour(const struct sim *sim)
+{
+        return sim->rcu.flavour->name;
 }
 
 const GPtrArray *sim_warnings(const struct sim *sim)

@@ -79,6 +79,10 @@ extern const char *const sim_output_names[];
 double sim_estimate_events(const struct sim *sim);
 /* Warnings of this run (e.g. an [event] on a thread this policy lacks), NULL-terminated view. */
 const GPtrArray *sim_warnings(const struct sim *sim);
+/* The [rcu] keys of the scenario that this run's RCU flavour does not read (new array). */
+GPtrArray *sim_rcu_keys_unused(const struct sim *sim);
+const char *sim_policy_name(const struct sim *sim);
+const char *sim_rcu_flavour(const struct sim *sim);     /* "rcupreempt" or "tree" */
 /* Would its histograms (a run with --out) exceed [output] max_memory, or
  * SIM_MEMORY_BOUND?  FALSE with @error then; `run` and `validate` ask. */
 gboolean sim_check_memory(struct sim *sim, GError **error);

@@ -69,6 +69,8 @@ void task_free(struct task *t)
         g_free(t->name);
         g_free(t->counters);
         g_free(t->policy_data);
+        if (t->section_wakees)
+                g_ptr_array_unref(t->section_wakees);
         if (t->rng)
                 gsl_rng_free(t->rng);
         if (t->wakeup) {
@@ -106,6 +108,28 @@ static void record_release(struct sim *sim, struct task *t)
         t->activations++;
 }
 
+/* start_in=: a task that waits for this one's first read-side section at
+ * or after its start is woken now, from inside the section, as a reader
+ * calling wake_up_process() after rcu_read_lock() would.  The preemption
+ * point below then lets a more urgent wakee preempt it in the section. */
+static void wake_from_section(struct sim *sim, struct task *t)
+{
+        GPtrArray *w = t->section_wakees;
+
+        for (guint i = 0; i < w->len;) {
+                struct task *wakee = g_ptr_array_index(w, i);
+
+                if (sim->now < wakee->start_ns) {
+                        i++;
+                        continue;
+                }
+                g_ptr_array_remove_index(w, i);
+                if (wakee->state == TASK_NEW)
+                        sched_wake(sim, wakee);
+        }
+        t->wakes_in_section = w->len > 0;
+}
+
 struct step task_program_step(struct sim *sim, struct task *t)
 {
         const struct program *prog = t->prog;
@@ -140,6 +164,8 @@ struct step task_program_step(struct sim *sim, struct task *t)
                 case OP_RCU_LOCK:
                         t->pc++;
                         rcu_read_lock(sim, t);
+                        if (t->wakes_in_section && t->rcu_nesting == 1)
+                                wake_from_section(sim, t);
                         break;
                 case OP_RCU_UNLOCK:
                         t->pc++;

@@ -105,6 +105,7 @@ struct task {
         bool sync_returning;            /* its grace period ended; not yet run since */
         bool rcu_preempted;             /* switched out in this critical section
                                          * (owned by rcu.c, as the other rcu_ fields) */
+        bool wakes_in_section;          /* start_in= tasks wait for its next section */
 
         /* ---- block 3: scripted tasks and their read-side critical sections ---- */
         const struct program *prog;
@@ -143,6 +144,7 @@ struct task {
         uint64_t wakeup_overflows;      /* beyond the histogram's last bucket */
         sim_time_ns last_wakeup_ns;     /* cyclictest's "Act" */
         sim_time_ns sync_start_ns;
+        GPtrArray *section_wakees;      /* tasks whose start_in= names it, not yet woken */
 
         /* ---- priority inheritance (owned by mutex.c) ---- */
         struct mutex *blocked_on;
