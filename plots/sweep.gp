@@ -17,13 +17,14 @@ if (rate) {
 } else {
     set title sprintf("%s against %s (one seed: no interval)", metric, xlabel)
 } }
-set xlabel xlabel
+# the key below, the x label above it: gnuplot sizes the bottom margin for
+# both when it is left to it (a fixed one put the label inside a tall key)
+set xlabel xlabel offset 0,0.4
 set ylabel ylabel
 set grid
-set key below box spacing 1.1
-set bmargin 7
+set key below box spacing 1.1 height 1
 if (!numeric) { eval sprintf("set xtics (%s)", xtics_list); set xrange [-0.5:*] }
-if (logx) { set logscale x; set xlabel xlabel." (log scale)" }
+if (logx) { set logscale x; set xlabel xlabel." (log scale)" offset 0,0.4 }
 if (rate) { set yrange [0:1.05] } else { set yrange [0:*] }
 set offsets graph 0.03, graph 0.03, graph 0.08, graph 0.05
 pt(i) = word(styles, 2*i+1) + 0

@@ -37,6 +37,7 @@
 
 #include "bareheap.h"
 #include "cli.h"
+#include "plot.h"
 #include "sim/eventq.h"
 #include "sim/output.h"
 #include "sim/report.h"
@@ -374,19 +375,14 @@ static void plot_scaling(const char *dir, struct result *res, int n)
         output_set_contents(data, s->str, -1, NULL);
         g_string_free(s, TRUE);
         g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
-        GError *e = NULL;
-
         if (!gnuplot) {
                 fprintf(stderr, "rcuboost: gnuplot not found: no scaling plot (numbers in bench.json)\n");
                 return;
         }
-        cli_gnuplot_var(vars, "datafile", data);
-        output_register(png, NULL);     /* listed before gnuplot writes it */
-        cli_gnuplot_var(vars, "outfile", png);
-        if (!cli_gnuplot("scaling.gp", script, vars->str, &e)) {
-                fprintf(stderr, "rcuboost: %s\n", e->message);
-                g_error_free(e);
-        }
+        struct plotter pl = { .dir = dir, .format = "png", .scenario = "bench" };
+
+        plot_var(vars, "datafile", data);
+        plot_draw(&pl, "scaling.gp", script, png, vars, 600);
 }
 
 int cli_bench(int argc, char **argv)

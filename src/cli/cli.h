@@ -89,23 +89,13 @@ int cli_kernel_program(int argc, char **argv);
 
 /* The built-in default scenario (scenarios/oom.scn), NUL-terminated. */
 const char *cli_default_scenario(void);
-/* A plot template (plots/NAME) embedded in the binary, or NULL. */
+/* A plot template (plots/NAME) embedded in the binary, or NULL (plot.c draws them). */
 GBytes *cli_plot_template(const char *name);
-/* Copy template @name to @script (so it can be rerun by hand) and run
- * gnuplot on it with the variable assignments @vars; FALSE with @error
- * (gnuplot's own message) if it fails.  The caller checks gnuplot exists. */
-gboolean cli_gnuplot(const char *name, const char *script, const char *vars, GError **error);
 /* The colour (#rrggbb) @policy has in every plot, compare's and sweep's:
  * one palette (Okabe-Ito, readable by colour-blind readers), by the
  * policy's place in the registry. */
 const char *cli_policy_colour(const char *policy);
 /* The @i-th colour of the same palette, for curves that are not policies. */
 const char *cli_series_colour(int i);
-
-/* @s as a gnuplot string literal ("..." with \\ and \" escaped): a path,
- * title or --vary value can never be read as gnuplot code. */
-char *cli_gnuplot_literal(const char *s);
-/* Append "NAME=LITERAL; " to @vars (for cli_gnuplot()). */
-void cli_gnuplot_var(GString *vars, const char *name, const char *value);
 
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "plot.h"
 #include "headline.h"
 #include "policies/policy.h"
 #include "sim/expect.h"
@@ -490,7 +491,7 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
         }
         for (int v = 0; v < sw->axes[0].n; v++) {
                 axis_number(sw->axes[0].values[v], &numeric);
-                g_autofree char *lit = cli_gnuplot_literal(sw->axes[0].values[v]);
+                g_autofree char *lit = plot_literal(sw->axes[0].values[v]);
 
                 /* eval'd by sweep.gp: a value is a literal, never code */
                 g_string_append_printf(xtics, "%s%s %d", v ? ", " : "", lit, v);
@@ -590,27 +591,21 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
         g_autofree char *xlabel = g_strdup_printf("%s%s", sw->axes[0].key,
                                                   numeric && strpbrk(sw->axes[0].values[0], "mun") ? " (ms)" : "");
         GString *vars = g_string_new(NULL);
-        GError *e = NULL;
+        struct plotter pl = { .dir = sw->dir, .format = "png", .scenario = sw->scenario };
         gboolean ok;
 
-        cli_gnuplot_var(vars, "datafile", dat);
-        output_register(png, NULL);     /* listed before gnuplot writes it */
-        cli_gnuplot_var(vars, "outfile", png);
-        cli_gnuplot_var(vars, "metric", bare);
-        cli_gnuplot_var(vars, "ylabel", ylabel);
-        cli_gnuplot_var(vars, "xlabel", xlabel);
-        cli_gnuplot_var(vars, "xtics_list", xtics->str);
-        cli_gnuplot_var(vars, "colours", colours->str);
-        cli_gnuplot_var(vars, "styles", styles->str);
+        plot_var(vars, "datafile", dat);
+        plot_var(vars, "metric", bare);
+        plot_var(vars, "ylabel", ylabel);
+        plot_var(vars, "xlabel", xlabel);
+        plot_var(vars, "xtics_list", xtics->str);
+        plot_var(vars, "colours", colours->str);
+        plot_var(vars, "styles", styles->str);
         /* values spanning more than a decade: a log axis */
-        g_string_append_printf(vars, "curves=%d; numeric=%d; seeds=%d; logx=%d; rate=%d", curves, numeric, sw->seeds,
+        g_string_append_printf(vars, "curves=%d; numeric=%d; seeds=%d; logx=%d; rate=%d; ", curves, numeric, sw->seeds,
                                numeric && xmin > 0 && xmax / xmin > 10, rate >= 0);
         g_string_free(xtics, TRUE);
-        ok = cli_gnuplot("sweep.gp", script, vars->str, &e);
-        if (!ok) {
-                fprintf(stderr, "rcuboost: %s\n", e->message);
-                g_error_free(e);
-        }
+        ok = plot_draw(&pl, "sweep.gp", script, png, vars, 600);
         g_string_free(vars, TRUE);
         return ok;
 }
