@@ -657,8 +657,11 @@ int cli_compare(int argc, char **argv)
                                                          report_lookup_string(rep, "kernel.release"));
                 }
         }
-        for (int p = 0; p < np; p++)
+        for (int p = 0; p < np; p++) {
+                for (int i = 0; i < prs[p].n; i++)     /* read from the files, and only beside a real kernel */
+                        prs[p].runs[i].boost_from_gp_ns = real_runs ? run_boost_from_gp(prs[p].runs[i].rundir) : NAN;
                 compare_summarise(&prs[p]);
+        }
         if (!compare_write_tables(out, prs, np, sc->stall_threshold_ns, &e) || !compare_write_events(out, prs, np, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);

@@ -41,6 +41,7 @@ struct result {
         GHashTable *rt_max_ns;          /* periodic class ("rt:90") -> double *: its worst wake-up */
         GPtrArray *rt_task_class;       /* char *: the class of periodic task N (rt_tasks.N) */
         double counts[COMPARE_TAILS];
+        double boost_from_gp_ns;        /* with --real: the first boost from its grace period's start, or NAN */
 };
 
 /* A policy's runs over the seeds, and what they show together. */

@@ -172,3 +172,50 @@ char **real_run_dirs(const char *dir, GError **error)
         g_ptr_array_add(runs, NULL);
         return (char **)g_ptr_array_steal(runs, NULL);
 }
+
+/* The data rows of a CSV file under @rundir, each split at commas; NULL if it cannot be read. */
+static GPtrArray *csv_rows(const char *rundir, const char *name)
+{
+        g_autofree char *path = g_build_filename(rundir, name, NULL);
+        g_autofree char *text = NULL;
+        GPtrArray *rows;
+        g_auto(GStrv) lines = NULL;
+
+        if (!g_file_get_contents(path, &text, NULL, NULL))
+                return NULL;
+        rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+        lines = g_strsplit(text, "\n", -1);
+        for (int i = 1; lines[0] && lines[i]; i++)      /* after the header */
+                if (*lines[i])
+                        g_ptr_array_add(rows, g_strsplit(lines[i], ",", -1));
+        return rows;
+}
+
+double run_boost_from_gp(const char *rundir)
+{
+        g_autoptr(GPtrArray) boosts = csv_rows(rundir, "boost.csv");
+        g_autoptr(GPtrArray) gps = NULL;
+        double t = NAN;
+
+        /* time_ns,event,...: the first boost */
+        for (guint i = 0; boosts && i < boosts->len && isnan(t); i++) {
+                char **f = boosts->pdata[i];
+
+                if (g_strv_length(f) >= 2 && !strcmp(f[1], "boost"))
+                        t = g_ascii_strtod(f[0], NULL);
+        }
+        if (isnan(t) || !(gps = csv_rows(rundir, "gp.csv")))
+                return NAN;
+        /* N,start_ns,end_ns,...: the grace period it came in */
+        for (guint i = 0; i < gps->len; i++) {
+                char **f = gps->pdata[i];
+
+                if (g_strv_length(f) < 3)
+                        continue;
+                double start = g_ascii_strtod(f[1], NULL), end = g_ascii_strtod(f[2], NULL);
+
+                if (start <= t && t <= end)
+                        return t - start;
+        }
+        return NAN;
+}

@@ -16,4 +16,10 @@ struct report *real_summary_load(const char *path, GError **error);
  * or NULL and @error when there is none. */
 char **real_run_dirs(const char *dir, GError **error);
 
+/* A run's first boost (boost.csv), from the start of the completed grace
+ * period it came in (gp.csv): read alike from a real and a simulated run,
+ * as scripts/update-validation reads it.  NAN when the run boosted nobody
+ * inside a completed grace period, or the files are missing. */
+double run_boost_from_gp(const char *rundir);
+
 #endif
