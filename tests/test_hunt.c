@@ -298,6 +298,44 @@ START_TEST(sigint_stops_a_hunt_and_keeps_its_log)
 }
 END_TEST
 
+/* #49 2: --out's parent swapped for a symbolic link mid-hunt.  The hunt
+ * keeps writing into the directory it locked, held open; a second hunt
+ * into the same --out (now elsewhere) writes there alone: neither
+ * overwrites the other's hunt.txt or findings. */
+START_TEST(a_swapped_parent_does_not_redirect_a_hunt)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *script = g_strdup_printf(
+                "cd '%s' || exit; mkdir p q; "
+                "\"$RCUBOOST_BIN\" hunt --policy none --budget 4s --seeds 1 --max-findings 1000 --out p/h -q "
+                "> a.out 2> a.err & a=$!; "
+                "for i in $(seq 100); do [ -e p/h/findings/.rcuboost.lock ] && break; sleep 0.1; done; "
+                "mv p p.orig && ln -s q p; "
+                "\"$RCUBOOST_BIN\" hunt --policy rcu-boost --budget 20runs --seeds 1 --out p/h -q > b.out 2> b.err; "
+                "echo b=$?; wait $a; echo a=$?; "
+                "echo A: $(head -n 1 p.orig/h/hunt.txt); echo B: $(head -n 1 q/h/hunt.txt); "
+                "echo AF: $(ls p.orig/h/findings | grep -c scn); echo BF: $(ls q/h/findings | grep -c scn); "
+                "cat a.err b.err", dir);
+        struct result r = run_cli_sh(script);
+
+        ck_assert_msg(strstr(r.out, "A: rcuboost hunt --policy none ") != NULL, "%s%s", r.out, r.err);
+        ck_assert_msg(strstr(r.out, "B: rcuboost hunt --policy rcu-boost ") != NULL, "%s%s", r.out, r.err);
+        ck_assert_msg(strstr(r.out, "a=1") != NULL && strstr(r.out, "AF: 0") == NULL, "%s%s", r.out, r.err);
+        /* rcu-boost alone, in 20 runs: whatever it found, none of none's findings among them */
+        g_autofree char *b_findings = g_build_filename(dir, "q", "h", "findings", NULL);
+        g_autoptr(GDir) d = g_dir_open(b_findings, 0, NULL);
+        const char *f;
+
+        ck_assert(d);
+        while ((f = g_dir_read_name(d))) {
+                g_autofree char *text = file_contents(b_findings, f);
+
+                ck_assert_msg(!g_str_has_suffix(f, ".scn") || strstr(text, "--policy rcu-boost"), "%s: %s", f, text);
+        }
+        result_clear(&r);
+}
+END_TEST
+
 START_TEST(bad_input_is_refused)
 {
         g_autofree char *breach_null = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libbreach-null.so", NULL);
@@ -351,6 +389,7 @@ static Suite *hunt_suite(void)
         tcase_add_test(tc, nothing_found_is_said);
         tcase_add_test(tc, a_finding_not_written_is_an_error);
         tcase_add_test(tc, sigint_stops_a_hunt_and_keeps_its_log);
+        tcase_add_test(tc, a_swapped_parent_does_not_redirect_a_hunt);
         tcase_add_test(tc, hunts_are_deterministic_across_jobs);
         tcase_add_test(tc, none_versus_booster_finds_a_stalled_reader);
         tcase_add_test(tc, pi_lock_versus_booster_finds_an_rt_reader);

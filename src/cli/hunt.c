@@ -500,6 +500,16 @@ static void shrink(struct hunt *h, struct heval *best, int k)
 
 /* ---- findings ---- */
 
+/* @msg with the held directory's name (/proc/self/fd/N) shown as the user gave it. */
+static char *shown_path(const char *msg, const char *held, const char *given)
+{
+        g_autoptr(GString) s = g_string_new(msg);
+
+        if (strcmp(held, given) != 0)
+                g_string_replace(s, held, given, 0);
+        return g_strdup(s->str);
+}
+
 static gboolean write_finding(struct hunt *h, const char *dir, int number, const struct heval *ev, int k,
                               uint64_t hunt_seed, GError **error)
 {
@@ -739,6 +749,8 @@ int cli_hunt(int argc, char **argv)
         g_autoptr(GArray) corpus = g_array_new(FALSE, TRUE, sizeof(struct heval));
         struct edges *edges = NULL;
         g_autofree char *findings_dir = NULL;
+        g_autofree char *held_out = NULL, *findings_held = NULL;
+        int held_fd = -1;
         static const char *const ours[] = { "hunt.txt", "findings/", NULL };
         static const char *const finding_files[] = { "*.scn", "*.txt", NULL };
         g_autoptr(GHashTable) found = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -846,11 +858,20 @@ int cli_hunt(int argc, char **argv)
          * them (#49) */
         if (lock >= 0 && (findings_lock = output_dir_claim(findings_dir, "hunt-findings", finding_files, &e)) < 0)
                 output_dir_unlock(lock);
+        /* every write goes below the directory held from here on (#49) */
+        if (lock >= 0 && findings_lock >= 0 &&
+            !(held_out = output_dir_hold(out, (int[]){ lock, findings_lock }, (const char *const[]){ ".", "findings" },
+                                         2, &held_fd, &e))) {
+                output_dir_unlock(findings_lock);
+                output_dir_unlock(lock);
+                lock = -1;
+        }
         if (lock < 0 || findings_lock < 0) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
                 return EXIT_USAGE;
         }
+        findings_held = g_build_filename(held_out, "findings", NULL);
         for (int p = 0; p < 2 && ops[p]; p++)
                 h.replay[p] = policy_module_path(ops[p]) ? g_shell_quote(policy_module_path(ops[p]))
                                                          : g_strdup(ops[p]->name);
@@ -951,10 +972,12 @@ int cli_hunt(int argc, char **argv)
                         g_free(failed);
                         failed = prop_text(pr, ev, 0);          /* the shrunk candidate's tick */
                         g_hash_table_add(found, what);
-                        if (!write_finding(&h, findings_dir, nfound + 1, ev, k, hunt_seed, &e)) {
+                        if (!write_finding(&h, findings_held, nfound + 1, ev, k, hunt_seed, &e)) {
                                 /* a write error is an error (a full disk): said, not counted, and
                                  * the hunt ends, exit 2 -- not "wrote" and the findings' status (#49) */
-                                fprintf(stderr, "%srcuboost: %s\n", h.tty ? "\r\033[K" : "", e->message);
+                                g_autofree char *msg = shown_path(e->message, held_out, out);
+
+                                fprintf(stderr, "%srcuboost: %s\n", h.tty ? "\r\033[K" : "", msg);
                                 g_clear_error(&e);
                                 status = EXIT_USAGE;
                                 heval_clear(ev);
@@ -986,7 +1009,7 @@ int cli_hunt(int argc, char **argv)
                 fputs("\r\033[K", stderr);
         g_thread_pool_free(h.pool, FALSE, TRUE);
         {
-                g_autofree char *summary_path = g_build_filename(out, "hunt.txt", NULL);
+                g_autofree char *summary_path = g_build_filename(held_out, "hunt.txt", NULL);
                 g_autofree char *summary = g_strdup_printf(
                         "rcuboost hunt --policy %s%s%s%s --seed %" G_GUINT64_FORMAT " --seeds %d --budget %s\n"
                         "%" G_GUINT64_FORMAT " runs in %" G_GUINT64_FORMAT " batches; %d finding%s%s\n"
@@ -997,7 +1020,9 @@ int cli_hunt(int argc, char **argv)
                         cli_interrupt_status() ? " (interrupted)" : "", best_margin, edges->seen, log->str);
 
                 if (!output_set_contents(summary_path, summary, -1, &e)) {
-                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_autofree char *msg = shown_path(e->message, held_out, out);
+
+                        fprintf(stderr, "rcuboost: %s\n", msg);
                         g_clear_error(&e);
                         status = EXIT_USAGE;
                 }
@@ -1022,6 +1047,7 @@ int cli_hunt(int argc, char **argv)
         g_cond_clear(&h.done);
         output_dir_unlock(findings_lock);
         output_dir_unlock(lock);
+        close(held_fd);
         g_free(h.replay[0]);
         g_free(h.replay[1]);
         if (cli_interrupt_status())

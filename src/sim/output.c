@@ -594,6 +594,37 @@ int output_dir_lock(const char *dir, GError **error)
         return fd;
 }
 
+char *output_dir_hold(const char *dir, const int *locks, const char *const *lock_dirs, int nlocks, int *held,
+                      GError **error)
+{
+        int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        int e = errno;
+
+        *held = -1;
+        if (fd < 0) {
+                g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "cannot open %s: %s", dir, g_strerror(e));
+                return NULL;
+        }
+        /* the directory opened is the one the locks are in: nothing was
+         * swapped between the claim and here */
+        for (int i = 0; i < nlocks; i++) {
+                g_autofree char *rel = g_build_filename(lock_dirs[i], LOCK_NAME, NULL);
+                struct stat locked, there;
+
+                if (fstat(locks[i], &locked) != 0 || fstatat(fd, rel, &there, AT_SYMLINK_NOFOLLOW) != 0 ||
+                    locked.st_dev != there.st_dev || locked.st_ino != there.st_ino) {
+                        close(fd);
+                        g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s was replaced while it was being "
+                                    "claimed: not written", dir);
+                        return NULL;
+                }
+        }
+        *held = fd;
+        if (!g_file_test("/proc/self/fd", G_FILE_TEST_IS_DIR))
+                return g_strdup(dir);   /* no /proc: by the name, as everywhere else */
+        return g_strdup_printf("/proc/self/fd/%d", fd);
+}
+
 void output_dir_unlock(int lock)
 {
         if (lock >= 0)

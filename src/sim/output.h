@@ -74,6 +74,14 @@ gboolean output_dir_remove(const char *dir, const char *kind, const char *const 
  * ends.  Returns the lock (>= 0), or -1 with @error. */
 int output_dir_lock(const char *dir, GError **error);
 void output_dir_unlock(int lock);
+/* Hold @dir open, checked to be where @locks[i] (output_dir_lock()'s, of
+ * @dir/@lock_dirs[i]) are, and return a path that names the directory
+ * held, not whatever @dir names later ("/proc/self/fd/N"; @dir itself
+ * without /proc): a run that writes below it keeps writing where it
+ * locked, if a parent of @dir is swapped for a symbolic link meanwhile
+ * (#49).  @held: the descriptor, to close() at the end. */
+char *output_dir_hold(const char *dir, const int *locks, const char *const *lock_dirs, int nlocks, int *held,
+                      GError **error);
 /* All of it for a run: refuse a foreign @dir untouched, lock it, then
  * output_dir_prepare() it.  Returns the lock, or -1 with @error. */
 int output_dir_claim(const char *dir, const char *kind, const char *const *ours, GError **error);
