@@ -202,6 +202,56 @@ START_TEST(a_broken_module_is_found)
 }
 END_TEST
 
+/* #50 (and #49 3): a module's contract breach, crash, hang and failing
+ * create() are findings like the others -- found, shrunk, written with a
+ * header that says what check will do -- where the hunt said "held every
+ * property", died with the module, or never ended. */
+static char *module_finding(const char *dir, const char *module, const char *property, bool replay,
+                            const char *replay_says)
+{
+        g_autofree char *path = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), module, NULL);
+        g_autofree char *out = g_build_filename(dir, module, NULL);
+        g_autofree char *findings = g_build_filename(out, "findings", NULL);
+        g_autofree char *name = g_strdup_printf("001-%s.scn", property);
+        struct result r = run_cli("hunt", "--policy", path, "--budget", "400runs", "--hang-timeout", "500ms",
+                                  "--max-findings", "1", "--out", out, "-q", NULL);
+
+        ck_assert_msg(r.status == 1, "%s: exit %d: %s%s", module, r.status, r.out, r.err);
+        ck_assert_msg(exists(findings, name), "%s: no %s: %s", module, name, r.err);
+        result_clear(&r);
+        if (replay) {
+                /* check replays it as the header says: the module's line fails, or check ends with it */
+                g_autofree char *script = g_strdup_printf("\"$RCUBOOST_BIN\" check --policies '%s' '%s/%s' "
+                                                          "> /dev/null 2>&1; echo status=$?", path, findings, name);
+
+                r = run_cli_sh(script);
+                ck_assert_msg(strstr(r.out, replay_says), "%s: %s", module, r.out);
+                result_clear(&r);
+        }
+        return file_contents(findings, name);
+}
+
+START_TEST(a_modules_breach_crash_hang_and_create_failure_are_findings)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *contract = module_finding(dir, "libbreach-prio.so", "contract", true, "status=1");
+
+        ck_assert_msg(strstr(contract, "breaks the policy contract (in reader_blocked)"), "%s", contract);
+        g_autofree char *create = module_finding(dir, "libbreach-create.so", "create", true, "status=2");
+
+        ck_assert_msg(strstr(create, "create() fails on this scenario"), "%s", create);
+        ck_assert_msg(!strstr(create, "cpus=1\n") && !strstr(create, "cpus=2\n"), "%s", create);
+        if (sanitized())        /* AddressSanitizer takes the SIGSEGV itself; the hang wants wall time */
+                return;
+        g_autofree char *crash = module_finding(dir, "libbreach-segv.so", "crash", true, "status=139");
+
+        ck_assert_msg(strstr(crash, "ends the process (signal 11"), "%s", crash);
+        g_autofree char *hang = module_finding(dir, "libbreach-spin.so", "hang", false, NULL);
+
+        ck_assert_msg(strstr(hang, "does not end (no end in 500ms"), "%s", hang);
+}
+END_TEST
+
 /* booster-8state: a reader left boosted outside its section by the Jan 2
  * race (its unlock while the booster is BOOSTING it), found among the
  * candidates that take the eight-state machine's rarest transitions -- as
@@ -390,6 +440,7 @@ static Suite *hunt_suite(void)
         tcase_add_test(tc, a_finding_not_written_is_an_error);
         tcase_add_test(tc, sigint_stops_a_hunt_and_keeps_its_log);
         tcase_add_test(tc, a_swapped_parent_does_not_redirect_a_hunt);
+        tcase_add_test(tc, a_modules_breach_crash_hang_and_create_failure_are_findings);
         tcase_add_test(tc, hunts_are_deterministic_across_jobs);
         tcase_add_test(tc, none_versus_booster_finds_a_stalled_reader);
         tcase_add_test(tc, pi_lock_versus_booster_finds_an_rt_reader);

@@ -24,7 +24,10 @@
 #include "hscn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gsl/gsl_rng.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,14 +49,22 @@
 #define HUNT_MAX_RUNS UINT64_C(1000000000000)   /* a --budget in runs: beyond any machine's reach */
 #define HUNT_EDGES 4096         /* policy state transitions: bit T of word F of sim_policy_coverage() */
 #define HUNT_MEMORY_LIMIT (32 * 1048576LL)
+#define HUNT_MAX_PROPS 24       /* the defaults and up to 12 --property */
+#define HUNT_MAX_USER_PROPS 12
 
 
 /* ---- properties ---- */
 
+/* What a property asks of a run: a bound on its summary, or that it ends
+ * at all -- no deadlock, no breach of the policy contract, a create() that
+ * does not fail, no crash and no hang of the process running it (#50). */
+enum hkind { HPROP_EXPECT, HPROP_DEADLOCK, HPROP_CONTRACT, HPROP_CREATE, HPROP_CRASH, HPROP_HANG };
+
 struct hprop {
         char *name;                     /* in findings' file names: "oom", "gp_max_at_least" */
         char *line;                     /* the [expect] line without its policy: "oom=false" */
-        struct expectation *x;          /* policy "*"; NULL: the run must not deadlock */
+        enum hkind kind;
+        struct expectation *x;          /* policy "*" (HPROP_EXPECT), else NULL */
         bool per_tick;                  /* the bound is the policy's scheduling-clock tick */
         bool correctness;               /* one failing seed proves it (a race): no rate needed */
 };
@@ -135,8 +146,24 @@ static gboolean props_check(GArray *props, guint first, const struct boost_polic
         g_autoptr(RcbScenario) sc = scenario_load_data(text, "hunt.scn", NULL, error);
 
         for (int p = 0; ok && sc && p < 2 && ops[p]; p++) {
-                g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = ops[p]->name }, error);
-                g_autoptr(RcbReport) r = sim ? sim_build_report(sim) : NULL;
+                static const char plain[] = "[scenario]\ncpus=1\nduration=10ms\n"
+                                            "[task:reader]\nprogram=rcu_read_lock; compute 1ms; rcu_read_unlock\n";
+                g_autoptr(RcbScenario) one = NULL;
+                GError *e = NULL;
+                g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = ops[p]->name }, &e);
+
+                /* a create() that fails here may succeed elsewhere (a finding, "create"):
+                 * refused at once only if it fails on the plainest machine too */
+                if (!sim && g_error_matches(e, POLICY_ERROR, POLICY_ERROR_CREATE) &&
+                    (one = scenario_load_data(plain, "plain.scn", NULL, NULL))) {
+                        g_clear_error(&e);
+                        sim = sim_new(one, &(struct sim_options){ .policy = ops[p]->name }, &e);
+                }
+                if (!sim) {
+                        g_propagate_error(error, e);
+                        return FALSE;
+                }
+                g_autoptr(RcbReport) r = sim_build_report(sim);
 
                 if (!r)
                         return FALSE;
@@ -165,11 +192,24 @@ static GArray *default_props(void)
                 p.correctness = i == 0;         /* safety */
                 g_array_append_val(props, p);
         }
-        memset(&p, 0, sizeof(p));
-        p.name = g_strdup("deadlock");
-        p.line = g_strdup("(no deadlock)");
-        p.correctness = true;
-        g_array_append_val(props, p);
+        static const struct {
+                enum hkind kind;
+                const char *name, *line;
+        } ends[] = {
+                { HPROP_DEADLOCK, "deadlock", "(no deadlock)" },
+                { HPROP_CONTRACT, "contract", "(no breach of the policy contract)" },
+                { HPROP_CREATE, "create", "(create() succeeds)" },
+                { HPROP_CRASH, "crash", "(the process running it does not crash)" },
+                { HPROP_HANG, "hang", "(the run ends)" },
+        };
+        for (size_t i = 0; i < G_N_ELEMENTS(ends); i++) {
+                memset(&p, 0, sizeof(p));
+                p.kind = ends[i].kind;
+                p.name = g_strdup(ends[i].name);
+                p.line = g_strdup(ends[i].line);
+                p.correctness = true;
+                g_array_append_val(props, p);
+        }
         hprop_parse("boosted_outside_cs_ns<=1ms", &p, NULL);
         g_free(p.name);
         p.name = g_strdup("boosted_outside_cs");
@@ -210,9 +250,9 @@ struct heval {
         char *text;                     /* the scenario, without [expect] */
         gboolean bad;                   /* did not load or start (a grammar bug: said once) */
         char *why;
-        int fails[2][16];               /* [P, Q][property]: failing seeds */
-        uint64_t first_fail[16];        /* P's first failing seed per property */
-        char mechanism[16][32];         /* ... and how it failed there (mechanism_of()) */
+        int fails[2][HUNT_MAX_PROPS];   /* [P, Q][property]: failing seeds */
+        uint64_t first_fail[HUNT_MAX_PROPS]; /* P's first failing seed per property */
+        char mechanism[HUNT_MAX_PROPS][32]; /* ... and how it failed there (mechanism_of()) */
         double margin;                  /* P's nearest approach to failing (1: at the bound), less Q's */
         uint64_t cov[64];               /* P's policy state transitions over its runs (sim_policy_coverage()) */
         int64_t tick_ns[2];             /* the scheduling-clock tick each policy ran with (a per_tick bound) */
@@ -237,6 +277,12 @@ struct hunt {
         GCond done;
         int pending;
         bool tty;                       /* progress on a terminal */
+        /* each candidate evaluated in a child process (a module's crash or
+         * hang is then a finding, not the hunt's end): its command line */
+        bool isolate;
+        bool in_child;                  /* this process is such a child (--eval-child) */
+        GPtrArray *child_argv;
+        gint64 hang_us;                 /* a child evaluating longer than this hangs */
 };
 
 /* How near @x came to failing on @r, where it measured @actual (@outcome,
@@ -274,11 +320,46 @@ static bool fails_prop(const struct hunt *h, const struct heval *ev, int k)
                (!h->policy[1] || ev->fails[1][k] == 0);
 }
 
-static void eval_candidate(struct hunt *h, struct heval *ev)
+/* The property of @kind (every hunt has them all). */
+static int prop_of_kind(const struct hunt *h, enum hkind kind)
+{
+        for (guint k = 0; k < h->props->len; k++)
+                if (g_array_index(h->props, struct hprop, k).kind == kind)
+                        return (int)k;
+        g_assert_not_reached();
+}
+
+/* Policy @p failed property @k at @seed: counted; P's first failure
+ * says how, from its report @r (mechanism_of()), else @how. */
+static void note_fail(const struct hunt *h, struct heval *ev, int p, int k, uint64_t seed, const struct report *r,
+                      const char *how)
+{
+        if (ev->fails[p][k]++ || p != 0)
+                return;
+        ev->first_fail[k] = seed;
+        if (r)
+                mechanism_of(&g_array_index(h->props, struct hprop, k), r, ev->mechanism[k], sizeof(ev->mechanism[k]));
+        else
+                g_strlcpy(ev->mechanism[k], how, sizeof(ev->mechanism[k]));
+}
+
+/* "policy X, in reader_blocked: ..." -> "in reader_blocked": where a contract breach was. */
+static void hook_of(const char *msg, char *buf, size_t size)
+{
+        const char *in = strstr(msg, ", in ");
+        const char *colon = in ? strchr(in, ':') : NULL;
+
+        if (in && colon)
+                g_snprintf(buf, size, "%.*s", (int)(colon - in - 2), in + 2);
+        else
+                g_strlcpy(buf, "a contract breach", size);
+}
+
+static void eval_in_process(struct hunt *h, struct heval *ev)
 {
         GError *e = NULL;
         struct scenario *sc = scenario_load_data(ev->text, "hunt.scn", NULL, &e);
-        double worst[2][16] = { { 0 } };       /* per policy, per property: the nearest approach */
+        double worst[2][HUNT_MAX_PROPS] = { { 0 } };       /* per policy, per property: the nearest approach */
         double nearer = 0;
 
         ev->runs = 0;
@@ -299,11 +380,19 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
                 for (int i = ev->seed_lo; i <= ev->seed_hi && !(p == 1 && ev->only && ev->fails[1][ev->only - 1]);
                      i++) {
                         uint64_t seed = (uint64_t)i;
+                        char hook[32];
                         struct sim *sim = sim_new(sc, &(struct sim_options){ .policy = h->policy[p],
                                                                              .seed = seed, .seed_set = true,
                                                                              .coverage = p == 0 }, &e);
                         gboolean finished;
 
+                        if (!sim && g_error_matches(e, POLICY_ERROR, POLICY_ERROR_CREATE)) {
+                                /* the policy cannot run this scenario: a finding, not a bad candidate */
+                                note_fail(h, ev, p, prop_of_kind(h, HPROP_CREATE), seed, NULL, "create() failed");
+                                ev->runs++;
+                                g_clear_error(&e);
+                                continue;
+                        }
                         if (!sim) {
                                 ev->bad = TRUE;
                                 ev->why = g_strdup(e->message);
@@ -313,6 +402,10 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
                         }
                         /* the candidate's tick_hz, else the kernel generation's */
                         ev->tick_ns[p] = NSEC_PER_SEC / sim_kernel(sim)->tick_hz;
+                        if (h->in_child) {      /* the parent pins a crash or a hang on this run */
+                                printf("run %d %" G_GUINT64_FORMAT "\n", p, seed);
+                                fflush(stdout);
+                        }
                         sim_run(sim);
                         finished = sim_finish(sim, &e);
                         ev->runs++;
@@ -320,8 +413,17 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
                                 struct hprop *pr = &g_array_index(h->props, struct hprop, k);
                                 bool fail;
 
-                                if (!pr->x) {
+                                if (pr->kind == HPROP_DEADLOCK) {
                                         fail = !finished && e && strstr(e->message, "deadlock");
+                                } else if (pr->kind == HPROP_CONTRACT) {
+                                        fail = !finished && g_error_matches(e, POLICY_ERROR, POLICY_ERROR_CONTRACT);
+                                        if (fail) {
+                                                hook_of(e->message, hook, sizeof(hook));
+                                                note_fail(h, ev, p, (int)k, seed, NULL, hook);
+                                                continue;
+                                        }
+                                } else if (pr->kind != HPROP_EXPECT) {
+                                        fail = false;   /* create, crash, hang: said where they happen */
                                 } else if (!sim_report(sim)) {
                                         fail = false;
                                 } else if (pr->per_tick) {
@@ -341,14 +443,8 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
                                         margin = margin_of(pr->x, sim_report(sim), outcome, actual);
                                         worst[p][k] = MAX(worst[p][k], margin);
                                 }
-                                if (fail && !ev->fails[p][k]++ && p == 0) {
-                                        ev->first_fail[k] = seed;
-                                        if (sim_report(sim))
-                                                mechanism_of(pr, sim_report(sim), ev->mechanism[k],
-                                                             sizeof(ev->mechanism[k]));
-                                        else
-                                                g_strlcpy(ev->mechanism[k], "-", sizeof(ev->mechanism[k]));
-                                }
+                                if (fail)
+                                        note_fail(h, ev, p, (int)k, seed, sim_report(sim), "-");
                         }
                         if (p == 0)
                                 for (int w = 0; w < 64; w++)
@@ -362,6 +458,196 @@ static void eval_candidate(struct hunt *h, struct heval *ev)
         for (guint k = 0; k < h->props->len; k++)
                 nearer = MAX(nearer, worst[0][k] - worst[1][k]);
         ev->margin = ev->seed_lo == 1 ? nearer : MAX(ev->margin, nearer);
+}
+
+/* ---- a candidate in a child process ---- */
+
+/* What a child is asked and answers: the evaluation's state in lines of
+ * "KEY ARGS...", the scenario after "text".  The child runs
+ * eval_in_process() on it and prints the state back; before each run it
+ * prints "run P SEED", so that a crash or a hang is pinned to its run. */
+static void state_write(const struct hunt *h, const struct heval *ev, GString *o)
+{
+        g_string_append_printf(o, "seeds %d %d %d\nmargin %.17g\nruns %d\nbad %d\n", ev->seed_lo, ev->seed_hi,
+                               ev->only, ev->margin, ev->runs, ev->bad ? 1 : 0);
+        for (int p = 0; p < 2; p++)
+                g_string_append_printf(o, "tick %d %" G_GINT64_FORMAT "\n", p, (gint64)ev->tick_ns[p]);
+        for (guint k = 0; k < h->props->len; k++) {
+                g_string_append_printf(o, "fails %u %d %d %" G_GUINT64_FORMAT "\n", k, ev->fails[0][k], ev->fails[1][k],
+                                       ev->first_fail[k]);
+                if (ev->fails[0][k])
+                        g_string_append_printf(o, "mechanism %u %s\n", k, ev->mechanism[k]);
+        }
+        for (int w = 0; w < 64; w++)
+                if (ev->cov[w])
+                        g_string_append_printf(o, "cov %d %" G_GUINT64_FORMAT "\n", w, ev->cov[w]);
+        if (ev->why)
+                g_string_append_printf(o, "why %s\n", ev->why);
+}
+
+/* Read back what state_write() wrote (and "run" lines: the last run begun). */
+static void state_read(const struct hunt *h, struct heval *ev, const char *text, int *run_p, uint64_t *run_seed)
+{
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+        for (char **l = lines; *l; l++) {
+                const char *rest = strchr(*l, ' ');
+                guint k;
+                int a, b, c;
+                gint64 x;
+                guint64 y;
+
+                if (!rest)
+                        continue;
+                rest++;
+                if (g_str_has_prefix(*l, "seeds ") && sscanf(rest, "%d %d %d", &a, &b, &c) == 3) {
+                        ev->seed_lo = a, ev->seed_hi = b, ev->only = c;
+                } else if (g_str_has_prefix(*l, "margin ")) {
+                        ev->margin = g_ascii_strtod(rest, NULL);
+                } else if (g_str_has_prefix(*l, "runs ") && sscanf(rest, "%d", &a) == 1) {
+                        ev->runs = a;
+                } else if (g_str_has_prefix(*l, "bad ") && sscanf(rest, "%d", &a) == 1) {
+                        ev->bad = a;
+                } else if (g_str_has_prefix(*l, "tick ") && sscanf(rest, "%d %" G_GINT64_FORMAT, &a, &x) == 2 &&
+                           a >= 0 && a < 2) {
+                        ev->tick_ns[a] = x;
+                } else if (g_str_has_prefix(*l, "fails ") &&
+                           sscanf(rest, "%u %d %d %" G_GUINT64_FORMAT, &k, &a, &b, &y) == 4 && k < h->props->len) {
+                        ev->fails[0][k] = a, ev->fails[1][k] = b, ev->first_fail[k] = y;
+                } else if (g_str_has_prefix(*l, "mechanism ") && sscanf(rest, "%u", &k) == 1 && k < h->props->len &&
+                           strchr(rest, ' ')) {
+                        g_strlcpy(ev->mechanism[k], strchr(rest, ' ') + 1, sizeof(ev->mechanism[k]));
+                } else if (g_str_has_prefix(*l, "cov ") && sscanf(rest, "%d %" G_GUINT64_FORMAT, &a, &y) == 2 &&
+                           a >= 0 && a < 64) {
+                        ev->cov[a] = y;
+                } else if (g_str_has_prefix(*l, "why ")) {
+                        g_free(ev->why);
+                        ev->why = g_strdup(rest);
+                } else if (g_str_has_prefix(*l, "run ") && run_p &&
+                           sscanf(rest, "%d %" G_GUINT64_FORMAT, &a, &y) == 2) {
+                        *run_p = a, *run_seed = y;
+                }
+        }
+}
+
+/* `hunt --eval-child`: one evaluation asked on stdin, answered on stdout. */
+static int eval_child(struct hunt *h)
+{
+        g_autoptr(GString) in = g_string_new(NULL);
+        g_autoptr(GString) o = g_string_new(NULL);
+        struct heval ev = { 0 };
+        char buf[4096];
+        size_t n;
+        const char *text;
+
+        while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+                g_string_append_len(in, buf, (gssize)n);
+        text = strstr(in->str, "\ntext\n");
+        if (!text)
+                return EXIT_USAGE;
+        ev.text = g_strdup(text + strlen("\ntext\n"));
+        g_string_truncate(in, (gsize)(text - in->str) + 1);
+        state_read(h, &ev, in->str, NULL, NULL);
+        eval_in_process(h, &ev);
+        state_write(h, &ev, o);
+        fputs(o->str, stdout);
+        fflush(stdout);
+        g_free(ev.text);
+        g_free(ev.why);
+        return EXIT_OK;
+}
+
+/* P's (or Q's) run at @seed crashed or hung the child: property @kind fails
+ * there, and the candidate's other seeds are not run -- the finding is made. */
+static void child_failed(struct hunt *h, struct heval *ev, int p, uint64_t seed, enum hkind kind, const char *how)
+{
+        note_fail(h, ev, p, prop_of_kind(h, kind), seed, NULL, how);
+        ev->runs++;
+}
+
+static void eval_isolated(struct hunt *h, struct heval *ev)
+{
+        g_autoptr(GString) req = g_string_new(NULL);
+        g_autoptr(GString) answer = g_string_new(NULL);
+        g_autoptr(GError) e = NULL;
+        GPid pid;
+        int in_fd, out_fd, status = 0, run_p = 0;
+        uint64_t run_seed = (uint64_t)(ev->seed_lo ? ev->seed_lo : 1);
+        gint64 deadline = g_get_monotonic_time() + h->hang_us;
+        bool hung = false;
+
+        if (ev->seed_hi == 0) {
+                ev->seed_lo = 1;
+                ev->seed_hi = h->nseeds;
+        }
+        state_write(h, ev, req);
+        g_string_append_printf(req, "text\n%s", ev->text);
+        if (!g_spawn_async_with_pipes(NULL, (char **)h->child_argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD |
+                                      G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &in_fd, &out_fd, NULL, &e)) {
+                ev->bad = TRUE;
+                ev->why = g_strdup_printf("cannot start a child to evaluate it: %s", e->message);
+                return;
+        }
+        /* the request fits a pipe's buffer or is read as it is written */
+        for (gsize off = 0; off < req->len;) {
+                ssize_t w = write(in_fd, req->str + off, req->len - off);
+
+                if (w <= 0)
+                        break;
+                off += (gsize)w;
+        }
+        close(in_fd);
+        fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK);
+        for (;;) {
+                char buf[4096];
+                ssize_t r = read(out_fd, buf, sizeof(buf));
+
+                if (r > 0) {
+                        g_string_append_len(answer, buf, r);
+                        continue;
+                }
+                if (r == 0)
+                        break;
+                if (errno != EAGAIN && errno != EINTR)
+                        break;
+                if (g_get_monotonic_time() > deadline) {
+                        kill(pid, SIGKILL);
+                        hung = true;
+                        break;
+                }
+                g_usleep(1000);
+        }
+        close(out_fd);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        g_spawn_close_pid(pid);
+        /* a SIGINT at the terminal reached the child too: the hunt stops, nothing is found */
+        if (cli_interrupt_status())
+                return;
+        state_read(h, ev, answer->str, &run_p, &run_seed);
+        if (hung) {
+                g_autofree char *bound = hscn_format_ns(h->hang_us * 1000);
+                g_autofree char *how = g_strdup_printf("no end in %s", bound);
+
+                child_failed(h, ev, run_p, run_seed, HPROP_HANG, how);
+        } else if (WIFSIGNALED(status)) {
+                g_autofree char *how = g_strdup_printf("signal %d (%s)", WTERMSIG(status), g_strsignal(WTERMSIG(status)));
+
+                child_failed(h, ev, run_p, run_seed, HPROP_CRASH, how);
+        } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !strstr(answer->str, "\nbad ")) {
+                /* an exit() from inside the policy: the process ended mid-run */
+                g_autofree char *how = g_strdup_printf("exit %d mid-run", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+
+                child_failed(h, ev, run_p, run_seed, HPROP_CRASH, how);
+        }
+}
+
+static void eval_candidate(struct hunt *h, struct heval *ev)
+{
+        if (h->isolate)
+                eval_isolated(h, ev);
+        else
+                eval_in_process(h, ev);
 }
 
 /* Property @pr as an [expect] line without its policy, with the bound it
@@ -536,7 +822,9 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                                h->policy[1] ? h->replay[1] : "", h->given, hunt_seed);
         g_autofree char *failed = prop_text(pr, ev, 0);
         const char *how = ev->mechanism[k];
-        const char *what = pr->per_tick ? "the boost: "
+        const char *what = pr->kind == HPROP_CONTRACT ? "the breach: "
+                           : pr->kind != HPROP_EXPECT ? ""
+                           : pr->per_tick ? "the boost: "
                            : strcmp(how, "no stall") && strcmp(how, "a kernel thread starved")
                            ? "the stall report's first reader: " : "";
 
@@ -550,9 +838,22 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                                h->replay[0], h->policy[1] ? "," : "", h->policy[1] ? h->replay[1] : "", scn_name,
                                h->policy[0], txt_name);
         g_string_append_printf(expect, "seeds=%d\n", ev->seed_hi);
-        if (!pr->x)
+        if (pr->kind == HPROP_DEADLOCK)
                 g_string_append_printf(expect, "# %s's run deadlocks: check reports it as a failed run\n",
                                        h->policy[0]);
+        else if (pr->kind == HPROP_CONTRACT)
+                g_string_append_printf(expect, "# %s breaks the policy contract (%s): check reports its run as "
+                                       "failed\n", h->policy[0], ev->mechanism[k]);
+        else if (pr->kind == HPROP_CREATE)
+                g_string_append_printf(expect, "# %s's create() fails on this scenario: check stops with its "
+                                       "message, exit 2\n", h->policy[0]);
+        else if (pr->kind == HPROP_CRASH)
+                g_string_append_printf(expect, "# %s's run ends the process (%s, seed %" G_GUINT64_FORMAT "): "
+                                       "check, which runs it in its own process, ends with it\n", h->policy[0],
+                                       ev->mechanism[k], seed);
+        else if (pr->kind == HPROP_HANG)
+                g_string_append_printf(expect, "# %s's run does not end (%s, seed %" G_GUINT64_FORMAT "): check "
+                                       "does not return from it either\n", h->policy[0], ev->mechanism[k], seed);
         g_string_append_printf(expect, "%s\n", line[0]);
         if (line[1])
                 g_string_append_printf(expect, "%s\n", line[1]);
@@ -567,7 +868,13 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
         o = outfile_open(dir, txt_name, error);
         if (!o)
                 return FALSE;
-        {
+        if (pr->kind == HPROP_CRASH || pr->kind == HPROP_HANG) {
+                /* not run again here: it would end or stop this process too */
+                fprintf(outfile_stream(o), "%s's run at seed %" G_GUINT64_FORMAT " %s: %s.\nNot run again to "
+                        "write this file: in this process it would %s.\n", h->policy[0], seed,
+                        pr->kind == HPROP_CRASH ? "ended the process evaluating it" : "did not end",
+                        ev->mechanism[k], pr->kind == HPROP_CRASH ? "end the hunt" : "never return");
+        } else {
                 GError *e = NULL;
                 struct scenario *sc = scenario_load_data(ev->text, scn_name, NULL, &e);
                 struct sim *sim = sc ? sim_new(sc, &(struct sim_options){ .policy = h->policy[0], .seed = seed,
@@ -722,7 +1029,8 @@ int cli_hunt(int argc, char **argv)
         g_autofree char *out = NULL;
         g_auto(GStrv) property = NULL;
         int seeds = 3, jobs = 0, max_findings = 5;
-        gboolean quiet = FALSE;
+        gboolean quiet = FALSE, isolate = FALSE, eval_child_mode = FALSE;
+        g_autofree char *hang_text = NULL;
         const GOptionEntry entries[] = {
                 { "policy", 'p', 0, G_OPTION_ARG_STRING, &policy, "The policy to break (a name or a module path)",
                   "P" },
@@ -740,6 +1048,12 @@ int cli_hunt(int argc, char **argv)
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
                   "Output directory (default out/hunt-P, or out/hunt-P-vs-Q)", "DIR" },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
+                { "isolate", 0, 0, G_OPTION_ARG_NONE, &isolate,
+                  "Evaluate each candidate in a child process, so that a crash or a hang is a finding (the "
+                  "default for a policy module)", NULL },
+                { "hang-timeout", 0, 0, G_OPTION_ARG_STRING, &hang_text,
+                  "With --isolate: a candidate's evaluation that takes longer hangs (default 30s)", "T" },
+                { "eval-child", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &eval_child_mode, NULL, NULL },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("- search generated scenarios for one that breaks a "
@@ -770,7 +1084,9 @@ int cli_hunt(int argc, char **argv)
                 "interrupts; [event]s that change a class or an affinity; P's own [policy] keys), runs each\n"
                 "under P (and Q) over --seeds seeds, and checks the properties: no safety violation, no OOM\n"
                 "(32 MiB), no deadlock, no task boosted outside its critical section for more than a tick,\n"
-                "and each --property.  A finding fails P in at least half the seeds, or in one for a race,\n"
+                "no breach of the policy contract, a create() that succeeds, and each --property; with a\n"
+                "policy module (or --isolate) each candidate runs in a child process, and a crash or a run\n"
+                "that outlasts --hang-timeout is a finding too.  A finding fails P in at least half the seeds, or in one for a race,\n"
                 "and holds under Q in all -- then again over three times as many seeds.  It is shrunk and\n"
                 "written to DIR/findings/NNN-PROPERTY.scn with the failing [expect] line, beside\n"
                 "NNN-PROPERTY.txt (the failing run's summary, stall report and summary.json).  The same\n"
@@ -815,8 +1131,8 @@ int cli_hunt(int argc, char **argv)
         for (char **p = property; p && *p; p++) {
                 struct hprop pr;
 
-                if (h.props->len >= 16)
-                        return cli_usage_error(ctx, "hunt: at most 12 --property");
+                if (p - property >= HUNT_MAX_USER_PROPS)
+                        return cli_usage_error(ctx, "hunt: at most %d --property", HUNT_MAX_USER_PROPS);
                 if (!hprop_parse(*p, &pr, &e)) {
                         status = cli_usage_error(ctx, "hunt: %s", e->message);
                         g_error_free(e);
@@ -824,12 +1140,52 @@ int cli_hunt(int argc, char **argv)
                 }
                 g_array_append_val(h.props, pr);
         }
+        /* a child evaluating one candidate for its parent: the parent checked the rest */
+        if (eval_child_mode) {
+                h.in_child = true;
+                return eval_child(&h);
+        }
         /* also: a policy that cannot run at all (its create() fails) is said at
          * once, not hunted with for ever (#50) */
         if (!props_check(h.props, h.props->len - (property ? g_strv_length(property) : 0), ops, &e)) {
                 status = cli_usage_error(ctx, "hunt: %s", e->message);
                 g_error_free(e);
                 return status;
+        }
+        h.hang_us = 30 * G_USEC_PER_SEC;
+        if (hang_text) {
+                int64_t ns;
+
+                if (!units_parse_duration(hang_text, &ns, &e) || ns < NSEC_PER_MSEC) {
+                        status = cli_usage_error(ctx, "hunt: --hang-timeout %s: %s", hang_text,
+                                                 e ? e->message : "at least 1ms");
+                        g_clear_error(&e);
+                        return status;
+                }
+                h.hang_us = ns / NSEC_PER_USEC;
+        }
+        /* a module is code nobody here reviewed: a crash or a hang in it is a finding */
+        h.isolate = isolate || policy_module_path(ops[0]) || (ops[1] && policy_module_path(ops[1]));
+        if (h.isolate) {
+                h.child_argv = g_ptr_array_new_with_free_func(g_free);
+                char *self = g_file_read_link("/proc/self/exe", NULL);
+
+                if (!self) {
+                        fprintf(stderr, "rcuboost: hunt: cannot find its own executable (/proc/self/exe) to "
+                                "evaluate candidates in a child process\n");
+                        g_ptr_array_unref(h.child_argv);
+                        return EXIT_USAGE;
+                }
+                g_ptr_array_add(h.child_argv, self);
+                g_ptr_array_add(h.child_argv, g_strdup("hunt"));
+                g_ptr_array_add(h.child_argv, g_strdup_printf("--policy=%s", policy));
+                if (versus)
+                        g_ptr_array_add(h.child_argv, g_strdup_printf("--versus=%s", versus));
+                for (char **p = property; p && *p; p++)
+                        g_ptr_array_add(h.child_argv, g_strdup_printf("--property=%s", *p));
+                g_ptr_array_add(h.child_argv, g_strdup_printf("--seeds=%d", seeds));
+                g_ptr_array_add(h.child_argv, g_strdup("--eval-child"));
+                g_ptr_array_add(h.child_argv, NULL);
         }
         h.max_runs = 1000;
         if (budget) {
@@ -1050,6 +1406,8 @@ int cli_hunt(int argc, char **argv)
         close(held_fd);
         g_free(h.replay[0]);
         g_free(h.replay[1]);
+        if (h.child_argv)
+                g_ptr_array_unref(h.child_argv);
         if (cli_interrupt_status())
                 return cli_interrupt_status();
         return status != EXIT_OK ? status : nfound ? EXIT_FAILED : EXIT_OK;

@@ -204,10 +204,11 @@ extern const struct boost_policy_ops *const policy_registry[];
         G_MODULE_EXPORT const int rcuboost_policy_abi = RCUBOOST_POLICY_ABI; \
         G_MODULE_EXPORT const struct boost_policy_ops *rcuboost_policy = &(ops)
 
-/* A policy broke the engine's contract (sim_policy_breach()): exit 2. */
+/* A policy broke the engine's contract (sim_policy_breach()), or its
+ * create() failed (the error it gave, in this domain): exit 2. */
 #define POLICY_ERROR (policy_error_quark())
 GQuark policy_error_quark(void);
-enum { POLICY_ERROR_CONTRACT };
+enum { POLICY_ERROR_CONTRACT, POLICY_ERROR_CREATE };
 /* The file a loaded module's policy came from, or NULL for a built-in one. */
 const char *policy_module_path(const struct boost_policy_ops *ops);
 /* "policy NAME", or "policy NAME (module PATH)": for messages.  Free it. */

@@ -595,7 +595,10 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                                         "%s, in create: returned NULL without saying why (a GError)", who);
                 }
                 if (!sim->pol) {
-                        g_propagate_error(error, e);
+                        /* its own words, marked as create()'s: hunt tells a policy that
+                         * cannot run a scenario from a scenario that cannot be run */
+                        g_set_error_literal(error, POLICY_ERROR, POLICY_ERROR_CREATE, e->message);
+                        g_error_free(e);
                         goto fail;
                 }
                 g_clear_error(&e);      /* an error set beside a policy made: the policy is what counts */

@@ -11,6 +11,9 @@
  *   BREACH_REARM_NOW     a timer re-arms itself for the instant it fires
  *   BREACH_BAD_STEP=K    create() starts a thread whose step is of kind K, compute for ns -1
  *   BREACH_EXIT          reader_blocked() ends the process with exit(0)
+ *   BREACH_SEGV          reader_blocked() writes through NULL for a reader preempted on CPU 1 (hunt: a crash)
+ *   BREACH_SPIN          reader_blocked() never returns for a reader preempted on CPU 1 (hunt: a hang)
+ *   BREACH_CREATE_CPUS   create() fails on a machine of more than 2 CPUs (hunt: create failed)
  */
 #include <stdlib.h>
 
@@ -57,6 +60,13 @@ static void *create_breach(struct sim *sim, const struct policy_params *params, 
         if (!policy_param_duration(params, "nosuch", &grace, error))
                 return NULL;
 #endif
+#ifdef BREACH_CREATE_CPUS
+        if (sim->ncpus > 2) {
+                g_set_error(error, POLICY_ERROR, POLICY_ERROR_CONTRACT, "%d CPUs: this policy runs on 2 at most",
+                            sim->ncpus);
+                return NULL;
+        }
+#endif
 #ifdef BREACH_BAD_STEP
         {
                 struct sched_spec sp = { SCHED_POLICY_FIFO, 50 };
@@ -100,6 +110,17 @@ static void reader_blocked_breach(void *pol, struct task *t, enum rcu_block_reas
         (void)pol;
         (void)t;
         exit(0);
+#elif defined(BREACH_SEGV)
+        (void)pol;
+        if (t->cpu == 1) {
+                volatile int *nowhere = NULL;
+
+                *nowhere = 1;
+        }
+#elif defined(BREACH_SPIN)
+        (void)pol;
+        while (t->cpu == 1)
+                ;
 #elif defined(BROKEN_CPU0_ONLY)
         /* a plausible bug, for hunt to find: boost at once to FIFO 98 -- but
          * only readers preempted on CPU 0 */
