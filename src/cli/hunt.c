@@ -784,6 +784,62 @@ static void shrink(struct hunt *h, struct heval *best, int k)
         }
 }
 
+/* The last pass (#50): each remaining line of the shrunk scenario deleted on
+ * its own once more -- what the structured steps leave (a hog's affinity or
+ * start time) -- kept when the candidate still loads and fails @k the same
+ * way.  Works on the text: the finding is written from it, and its task
+ * counts in hunt.txt are the structured shrink's. */
+static void shrink_lines(struct hunt *h, struct heval *best, int k)
+{
+        char mechanism[sizeof(best->mechanism[0])];
+        struct heval evs[HUNT_BATCH];
+        int from = 0;
+
+        g_strlcpy(mechanism, best->mechanism[k], sizeof(mechanism));
+        while (!cli_interrupt_status()) {
+                g_auto(GStrv) lines = g_strsplit(best->text, "\n", -1);
+                int n = (int)g_strv_length(lines), at[HUNT_BATCH], m = 0, took = -1;
+
+                /* the next lines that say something: not blank, not a section's name,
+                 * and not the run's length, seed or memory limit -- kept so that the finding
+                 * replays as fast, and at the limit, it was found at */
+                for (int i = from; i < n && m < HUNT_BATCH; i++)
+                        if (*lines[i] && *lines[i] != '[' && !g_str_has_prefix(lines[i], "duration=") &&
+                            !g_str_has_prefix(lines[i], "seed=") && !g_str_has_prefix(lines[i], "memory_limit="))
+                                at[m++] = i;
+                if (m == 0)
+                        break;
+                for (int j = 0; j < m; j++) {
+                        GString *t = g_string_new(NULL);
+
+                        for (int i = 0; i < n; i++)
+                                if (i != at[j])
+                                        g_string_append_printf(t, "%s%s", lines[i], i + 1 < n ? "\n" : "");
+                        memset(&evs[j], 0, sizeof(evs[j]));
+                        evs[j].s = best->s;
+                        evs[j].text = g_string_free(t, FALSE);
+                        evs[j].only = k + 1;
+                        if (g_array_index(h->props, struct hprop, k).correctness) {
+                                evs[j].seed_lo = 1;
+                                evs[j].seed_hi = HUNT_CONFIRM * h->nseeds;
+                        }
+                }
+                eval_batch(h, evs, m);
+                for (int j = 0; j < m; j++) {
+                        if (took < 0 && fails_prop(h, &evs[j], k) && !strcmp(evs[j].mechanism[k], mechanism) &&
+                            confirm(h, &evs[j], k)) {
+                                heval_clear(best);
+                                *best = evs[j];
+                                took = j;
+                        } else {
+                                heval_clear(&evs[j]);
+                        }
+                }
+                /* after a deletion the next line has the deleted one's index */
+                from = took >= 0 ? at[took] : at[m - 1] + 1;
+        }
+}
+
 /* ---- findings ---- */
 
 /* @msg with the held directory's name (/proc/self/fd/N) shown as the user gave it. */
@@ -859,7 +915,8 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                 g_string_append_printf(expect, "%s\n", line[1]);
         g_free(line[0]);
         g_free(line[1]);
-        text = hscn_render(&ev->s, 1, head->str, expect->str);
+        /* the candidate as shrunk, line by line at the end: its text, not a render of ev->s */
+        text = g_strconcat(head->str, ev->text, "[expect]\n", expect->str, NULL);
         g_string_free(head, TRUE);
         g_string_free(expect, TRUE);
         if (!output_set_contents(path, text, -1, error))
@@ -1325,6 +1382,7 @@ int cli_hunt(int argc, char **argv)
                                 fprintf(stderr, "%srcuboost: found: %s fails %s (%d of %d seeds); shrinking...\n",
                                         h.tty ? "\r\033[K" : "", h.policy[0], failed, ev->fails[0][k], ev->seed_hi);
                         shrink(&h, ev, k);
+                        shrink_lines(&h, ev, k);
                         g_free(failed);
                         failed = prop_text(pr, ev, 0);          /* the shrunk candidate's tick */
                         g_hash_table_add(found, what);
