@@ -231,6 +231,23 @@ START_TEST(a_finding_no_policy_holds_is_reported_apart)
 }
 END_TEST
 
+/* #50: a finding that needs a policy parameter off its default says so --
+ * booster-8state's race wants booster_prio below its fixed RT 49 boost. */
+START_TEST(a_finding_says_it_needs_a_parameter_off_its_default)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *path = NULL;
+        g_autofree char *scn = NULL;
+
+        if (sanitized())
+                return;
+        scn = hunt_one(dir, "booster-8state", "booster", "1", "2000runs", &path);
+        ck_assert_msg(strstr(scn, "\nbooster_prio=") && strstr(scn, "# It needs a parameter off its default: "
+                                                                    "booster_prio="), "%s", scn);
+        ck_assert_msg(strstr(scn, "(default rr:49)"), "%s", scn);
+}
+END_TEST
+
 /* #50 (and #49 3): a module's contract breach, crash, hang and failing
  * create() are findings like the others -- found, shrunk, written with a
  * header that says what check will do -- where the hunt said "held every
@@ -490,6 +507,7 @@ static Suite *hunt_suite(void)
         tcase_add_test(tc, a_swapped_parent_does_not_redirect_a_hunt);
         tcase_add_test(tc, a_modules_breach_crash_hang_and_create_failure_are_findings);
         tcase_add_test(tc, a_finding_no_policy_holds_is_reported_apart);
+        tcase_add_test(tc, a_finding_says_it_needs_a_parameter_off_its_default);
         tcase_add_test(tc, hunts_are_deterministic_across_jobs);
         tcase_add_test(tc, none_versus_booster_finds_a_stalled_reader);
         tcase_add_test(tc, pi_lock_versus_booster_finds_an_rt_reader);

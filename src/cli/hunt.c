@@ -927,6 +927,17 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
         if (no_policy)
                 g_string_append_printf(head, ".\n# No policy holds this: %s fail it too -- the scenario's, not %s's",
                                        no_policy, h->policy[0]);
+        if (ev->s.key >= 0) {
+                /* a parameter the shrinker could not set back to its default, nor delete: the
+                 * failure needs it (#50: booster-8state's race wants booster_prio below RT 49) */
+                const struct policy_key *pk = &ev->s.ops->keys[ev->s.key];
+                g_autofree char *set = g_strdup_printf("\n%s=%s\n", pk->name, ev->s.value);
+
+                if (strstr(ev->text, set))
+                        g_string_append_printf(head, ".\n# It needs a parameter off its default: %s=%s (default %s); "
+                                               "with the default the shrinker found no failure", pk->name,
+                                               ev->s.value, pk->default_value);
+        }
         g_string_append_printf(head, ".\n# `rcuboost check --policies %s%s%s %s` replays it: the %s line fails.\n"
                                "# %s: the failing run's summary, stall report and summary.json.\n\n",
                                h->replay[0], h->policy[1] ? "," : "", h->policy[1] ? h->replay[1] : "", scn_name,
@@ -1264,6 +1275,9 @@ int cli_hunt(int argc, char **argv)
         /* a module is code nobody here reviewed: a crash or a hang in it is a finding */
         h.isolate = isolate || policy_module_path(ops[0]) || (ops[1] && policy_module_path(ops[1]));
         if (h.isolate) {
+                /* a child that dies before reading its candidate closes the pipe: an error to
+                 * write, not a SIGPIPE that ends the hunt */
+                signal(SIGPIPE, SIG_IGN);
                 h.child_argv = g_ptr_array_new_with_free_func(g_free);
                 char *self = g_file_read_link("/proc/self/exe", NULL);
 
