@@ -1417,6 +1417,7 @@ int cli_hunt(int argc, char **argv)
                         if (ev->bad) {
                                 g_string_append_printf(log, "a generated candidate was refused: %s\n",
                                                        ev->why);
+                                g_clear_pointer(&what, g_free);
                                 heval_clear(ev);
                                 continue;
                         }
@@ -1428,9 +1429,11 @@ int cli_hunt(int argc, char **argv)
                                 coverage_said = edges->seen;
                         }
                         if (k < 0 || nfound >= max_findings) {
-                                /* the nearest approach of those that did not fail (again) */
+                                /* the nearest approach of those that did not fail (again); a
+                                 * finding after the last one taken in this batch is let go */
                                 if (!again)
                                         best_margin = MAX(best_margin, ev->margin);
+                                g_clear_pointer(&what, g_free);
                                 corpus_offer(corpus, ev);
                                 continue;
                         }
