@@ -734,6 +734,41 @@ static bool out_of_budget(const struct hunt *h)
  * pass goes on from there (the list of the new tree, at about the same
  * place), so a late edit is not paid for by re-trying every earlier one;
  * passes repeat until one takes nothing. */
+/* The edits @evs[0..m) of a finding, asked about property @k alone: with
+ * every seed a race may show in, for a correctness property. */
+static void ask_about(const struct hunt *h, struct heval *evs, int m, int k)
+{
+        for (int i = 0; i < m; i++) {
+                evs[i].only = k + 1;
+                if (g_array_index(h->props, struct hprop, k).correctness) {
+                        evs[i].seed_lo = 1;
+                        evs[i].seed_hi = HUNT_CONFIRM * h->nseeds;
+                }
+        }
+}
+
+/* Evaluate the edits @evs[0..m) and take the first that still fails @k the
+ * same way (@mechanism), confirmed, in place of @best; the others are let
+ * go.  Its index, or -1. */
+static int take_first_failing(struct hunt *h, struct heval *evs, int m, struct heval *best, int k,
+                              const char *mechanism)
+{
+        int took = -1;
+
+        eval_batch(h, evs, m);
+        for (int i = 0; i < m; i++) {
+                if (took < 0 && fails_prop(h, &evs[i], k) && !strcmp(evs[i].mechanism[k], mechanism) &&
+                    confirm(h, &evs[i], k)) {
+                        heval_clear(best);
+                        *best = evs[i];
+                        took = i;
+                } else {
+                        heval_clear(&evs[i]);
+                }
+        }
+        return took;
+}
+
 static void shrink(struct hunt *h, struct heval *best, int k)
 {
         char mechanism[sizeof(best->mechanism[0])];
@@ -757,26 +792,11 @@ static void shrink(struct hunt *h, struct heval *best, int k)
                         continue;
                 }
                 m = MIN(HUNT_BATCH, n - from);
-                for (int i = 0; i < m; i++) {
+                for (int i = 0; i < m; i++)
                         heval_set(&evs[i], &cand[from + i]);
-                        evs[i].only = k + 1;
-                        /* a race needs one seed to show: every edit gets all the seeds it may show in */
-                        if (g_array_index(h->props, struct hprop, k).correctness) {
-                                evs[i].seed_lo = 1;
-                                evs[i].seed_hi = HUNT_CONFIRM * h->nseeds;
-                        }
-                }
-                eval_batch(h, evs, m);
-                for (int i = 0; i < m; i++) {
-                        if (took < 0 && fails_prop(h, &evs[i], k) && !strcmp(evs[i].mechanism[k], mechanism) &&
-                            confirm(h, &evs[i], k)) {
-                                heval_clear(best);
-                                *best = evs[i];
-                                took = i;
-                        } else {
-                                heval_clear(&evs[i]);
-                        }
-                }
+                /* a race needs one seed to show: every edit gets all the seeds it may show in */
+                ask_about(h, evs, m, k);
+                took = take_first_failing(h, evs, m, best, k, mechanism);
                 spent += h->runs - before;
                 if (took >= 0)
                         taken = true;
@@ -818,23 +838,9 @@ static void shrink_lines(struct hunt *h, struct heval *best, int k)
                         memset(&evs[j], 0, sizeof(evs[j]));
                         evs[j].s = best->s;
                         evs[j].text = g_string_free(t, FALSE);
-                        evs[j].only = k + 1;
-                        if (g_array_index(h->props, struct hprop, k).correctness) {
-                                evs[j].seed_lo = 1;
-                                evs[j].seed_hi = HUNT_CONFIRM * h->nseeds;
-                        }
                 }
-                eval_batch(h, evs, m);
-                for (int j = 0; j < m; j++) {
-                        if (took < 0 && fails_prop(h, &evs[j], k) && !strcmp(evs[j].mechanism[k], mechanism) &&
-                            confirm(h, &evs[j], k)) {
-                                heval_clear(best);
-                                *best = evs[j];
-                                took = j;
-                        } else {
-                                heval_clear(&evs[j]);
-                        }
-                }
+                ask_about(h, evs, m, k);
+                took = take_first_failing(h, evs, m, best, k, mechanism);
                 /* after a deletion the next line has the deleted one's index */
                 from = took >= 0 ? at[took] : at[m - 1] + 1;
         }
