@@ -536,3 +536,68 @@ int hscn_reductions(const struct hscn *s, struct hscn *out, int max)
 #undef ADD
         return n;
 }
+
+/* ---- a tree as one line (hunt's corpus and saved state) ---- */
+
+char *hscn_serialize(const struct hscn *s)
+{
+        GString *o = g_string_new(NULL);
+
+        g_string_append_printf(o, "hscn1 %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %d %d %s %d", s->cpus,
+                               (gint64)s->duration_ns, (gint64)s->prio_change_ns, s->tick_hz, s->key,
+                               *s->value ? s->value : "-", s->ntasks);
+        for (int i = 0; i < s->ntasks; i++) {
+                const struct htask *t = &s->tasks[i];
+
+                g_string_append_printf(o, " | %d %d %d %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                                       " %d %d %d %d %d %" G_GINT64_FORMAT " %d %d %d", t->kind, t->rt_prio, t->cpu,
+                                       t->count, (gint64)t->start_ns, (gint64)t->len_ns, (gint64)t->gap_ns, t->mutex,
+                                       t->chain, t->nested, t->kib, t->repeat, (gint64)t->event_ns, t->event_prio,
+                                       t->event_moves, t->event_cpu);
+        }
+        return g_string_free(o, FALSE);
+}
+
+bool hscn_parse(const char *line, const struct boost_policy_ops *ops, const struct boost_policy_ops *versus,
+                struct hscn *s)
+{
+        g_auto(GStrv) parts = g_strsplit(line, " | ", -1);
+        char value[sizeof(s->value)];
+        gint64 dur, pc;
+        int n = 0;
+
+        memset(s, 0, sizeof(*s));
+        if (!parts[0] || sscanf(parts[0], "hscn1 %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %d %d %31s %d%n",
+                                &s->cpus, &dur, &pc, &s->tick_hz, &s->key, value, &s->ntasks, &n) != 7 ||
+            parts[0][n] || s->ntasks < 1 || s->ntasks > HSCN_MAX_TASKS || (int)g_strv_length(parts) != s->ntasks + 1 ||
+            s->cpus < 1 || s->cpus > 64 || dur <= 0 || pc < 0 || s->key < -1 ||
+            (s->key >= 0 && (!ops || !ops->keys)))
+                return false;
+        for (int k = 0; s->key >= 0 && k <= s->key; k++)
+                if (!ops->keys[k].name)
+                        return false;
+        s->ops = ops;
+        s->versus = versus;
+        s->duration_ns = dur;
+        s->prio_change_ns = pc;
+        g_strlcpy(s->value, strcmp(value, "-") ? value : "", sizeof(s->value));
+        for (int i = 0; i < s->ntasks; i++) {
+                struct htask *t = &s->tasks[i];
+                int kind, chain, nested, repeat, moves;
+                gint64 start, len, gap, event;
+
+                n = 0;
+                if (sscanf(parts[i + 1], "%d %d %d %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+                           " %d %d %d %d %d %" G_GINT64_FORMAT " %d %d %d%n", &kind, &t->rt_prio, &t->cpu, &t->count,
+                           &start, &len, &gap, &t->mutex, &chain, &nested, &t->kib, &repeat, &event, &t->event_prio,
+                           &moves, &t->event_cpu, &n) != 16 || parts[i + 1][n] || kind < 0 || kind >= HT_KINDS ||
+                    t->rt_prio < 0 || t->rt_prio > 98 || t->cpu < -1 || t->cpu >= s->cpus || t->count < 1 ||
+                    t->count > 64 || t->mutex < -1 || t->mutex > 1 || t->event_prio < 0 || t->event_prio > 98 ||
+                    t->event_cpu < 0 || t->event_cpu >= s->cpus || start < 0 || len < 0 || gap < 0 || event < 0)
+                        return false;
+                t->kind = (enum htask_kind)kind;
+                t->chain = chain, t->nested = nested, t->repeat = repeat, t->event_moves = moves;
+                t->start_ns = start, t->len_ns = len, t->gap_ns = gap, t->event_ns = event;
+        }
+        return true;
+}

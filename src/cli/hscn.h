@@ -68,5 +68,10 @@ void hscn_mutate(gsl_rng *r, struct hscn *s);
 char *hscn_render(const struct hscn *s, uint64_t seed, const char *header, const char *expect);
 /* Every one-step simplification of @s into @out (at most @max), simplest first; returns how many. */
 int hscn_reductions(const struct hscn *s, struct hscn *out, int max);
+/* The tree as one line of text, and back (hunt's corpus files and --resume):
+ * false for a line that is not one, or names a key @ops does not have. */
+char *hscn_serialize(const struct hscn *s);
+bool hscn_parse(const char *line, const struct boost_policy_ops *ops, const struct boost_policy_ops *versus,
+                struct hscn *s);
 /* A duration as the scenario language writes it, exactly: 3ms, 250us, 1234ns. */
 char *hscn_format_ns(int64_t ns);

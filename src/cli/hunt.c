@@ -22,9 +22,11 @@
  */
 #include "cli.h"
 #include "hscn.h"
+#include "scnedit.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <gio/gio.h>
 #include <gsl/gsl_rng.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -33,6 +35,7 @@
 #include <string.h>
 
 #include "../policies/policy.h"
+#include "../sim/coverage.h"
 #include "../sim/expect.h"
 #include "../sim/kernel.h"
 #include "../sim/output.h"
@@ -42,15 +45,18 @@
 #include "../sim/units.h"
 
 #define HUNT_BATCH 8            /* candidates per batch, whatever -j: results do not depend on -j */
-#define HUNT_CORPUS 8           /* candidates kept for mutation: the nearest to failing */
+#define HUNT_NEAR 8             /* candidates kept for mutation: the nearest to failing */
 #define HUNT_CONFIRM 3          /* a finding holds over this many times --seeds before it is taken */
 #define HUNT_SHRINK_RUNS 4000   /* simulations a finding's shrinking may take */
 #define HUNT_REDUCTIONS 256     /* one-step simplifications: up to ~21 per task, HSCN_MAX_TASKS tasks */
 #define HUNT_MAX_RUNS UINT64_C(1000000000000)   /* a --budget in runs: beyond any machine's reach */
-#define HUNT_EDGES 4096         /* policy state transitions: bit T of word F of sim_policy_coverage() */
+#define HUNT_POLICY_EDGES 4096  /* policy state transitions: bit T of word F of sim_policy_coverage() */
+#define HUNT_COV_WORDS (64 + COVERAGE_ENGINE_WORDS)
+#define HUNT_EDGES (64 * HUNT_COV_WORDS) /* ... then the engine's (event, count bucket) pairs */
 #define HUNT_MEMORY_LIMIT (32 * 1048576LL)
 #define HUNT_MAX_PROPS 24       /* the defaults and up to 12 --property */
 #define HUNT_MAX_USER_PROPS 12
+#define HUNT_SEED_MAX_NS (5 * NSEC_PER_SEC) /* a corpus seed runs at most this long */
 
 
 /* ---- properties ---- */
@@ -245,16 +251,28 @@ static void mechanism_of(const struct hprop *pr, const struct report *r, char *b
 
 struct hunt;
 
+/* A candidate as the search keeps it: a tree of the grammar, or -- a
+ * corpus seed, or an edit of one (scnedit.h) -- scenario text alone. */
+struct hcand {
+        struct hscn s;
+        char *text;                     /* NULL: the tree; else the scenario, without [expect] */
+        char origin[48];                /* a text's: the corpus file it comes from */
+};
+
 struct heval {
         struct hscn s;
         char *text;                     /* the scenario, without [expect] */
+        bool textual;                   /* no tree: text is the candidate (its s is unused) */
+        bool as_seeded;                 /* a corpus file as it is, not an edit of one */
+        char origin[48];                /* ... and the corpus file it comes from */
         gboolean bad;                   /* did not load or start (a grammar bug: said once) */
         char *why;
         int fails[2][HUNT_MAX_PROPS];   /* [P, Q][property]: failing seeds */
         uint64_t first_fail[HUNT_MAX_PROPS]; /* P's first failing seed per property */
         char mechanism[HUNT_MAX_PROPS][32]; /* ... and how it failed there (mechanism_of()) */
         double margin;                  /* P's nearest approach to failing (1: at the bound), less Q's */
-        uint64_t cov[64];               /* P's policy state transitions over its runs (sim_policy_coverage()) */
+        uint64_t cov[HUNT_COV_WORDS];   /* P's policy state transitions over its runs (sim_policy_coverage()),
+                                         * then its engine events (sim_engine_coverage()) */
         int64_t tick_ns[2];             /* the scheduling-clock tick each policy ran with (a per_tick bound) */
         int runs;                       /* simulations its last evaluation ran */
         int only;                       /* 1 + the one property asked about: Q runs only if P fails it */
@@ -283,6 +301,7 @@ struct hunt {
         bool in_child;                  /* this process is such a child (--eval-child) */
         GPtrArray *child_argv;
         gint64 hang_us;                 /* a child evaluating longer than this hangs */
+        bool cover_policy, cover_engine; /* --coverage: what steers the search */
 };
 
 /* How near @x came to failing on @r, where it measured @actual (@outcome,
@@ -446,9 +465,16 @@ static void eval_in_process(struct hunt *h, struct heval *ev)
                                 if (fail)
                                         note_fail(h, ev, p, (int)k, seed, sim_report(sim), "-");
                         }
-                        if (p == 0)
+                        if (p == 0 && h->cover_policy)
                                 for (int w = 0; w < 64; w++)
                                         ev->cov[w] |= sim_policy_coverage(sim)[w];
+                        if (p == 0 && h->cover_engine) {
+                                uint64_t bits[COVERAGE_ENGINE_WORDS];
+
+                                sim_engine_coverage(sim, bits);
+                                for (int w = 0; w < COVERAGE_ENGINE_WORDS; w++)
+                                        ev->cov[64 + w] |= bits[w];
+                        }
                         g_clear_error(&e);
                         sim_free(sim);
                 }
@@ -478,7 +504,7 @@ static void state_write(const struct hunt *h, const struct heval *ev, GString *o
                 if (ev->fails[0][k])
                         g_string_append_printf(o, "mechanism %u %s\n", k, ev->mechanism[k]);
         }
-        for (int w = 0; w < 64; w++)
+        for (int w = 0; w < HUNT_COV_WORDS; w++)
                 if (ev->cov[w])
                         g_string_append_printf(o, "cov %d %" G_GUINT64_FORMAT "\n", w, ev->cov[w]);
         if (ev->why)
@@ -518,7 +544,7 @@ static void state_read(const struct hunt *h, struct heval *ev, const char *text,
                            strchr(rest, ' ')) {
                         g_strlcpy(ev->mechanism[k], strchr(rest, ' ') + 1, sizeof(ev->mechanism[k]));
                 } else if (g_str_has_prefix(*l, "cov ") && sscanf(rest, "%d %" G_GUINT64_FORMAT, &a, &y) == 2 &&
-                           a >= 0 && a < 64) {
+                           a >= 0 && a < HUNT_COV_WORDS) {
                         ev->cov[a] = y;
                 } else if (g_str_has_prefix(*l, "why ")) {
                         g_free(ev->why);
@@ -713,6 +739,29 @@ static void heval_set(struct heval *ev, const struct hscn *s)
         ev->text = hscn_render(s, 1, NULL, NULL);
 }
 
+/* @ev for @c (its text copied; a text candidate's tree says no key). */
+static void heval_set_cand(struct heval *ev, const struct hcand *c)
+{
+        if (!c->text) {
+                heval_set(ev, &c->s);
+                return;
+        }
+        memset(ev, 0, sizeof(*ev));
+        ev->s.key = -1;
+        ev->textual = true;
+        ev->text = g_strdup(c->text);
+        g_strlcpy(ev->origin, c->origin, sizeof(ev->origin));
+}
+
+/* @ev as the search keeps it, into @c (its text copied, @c's freed first). */
+static void hcand_set(struct hcand *c, const struct heval *ev)
+{
+        g_free(c->text);
+        c->s = ev->s;
+        c->text = ev->textual ? g_strdup(ev->text) : NULL;
+        g_strlcpy(c->origin, ev->origin, sizeof(c->origin));
+}
+
 static void heval_clear(struct heval *ev)
 {
         g_free(ev->text);
@@ -809,6 +858,29 @@ static void shrink(struct hunt *h, struct heval *best, int k)
  * start time) -- kept when the candidate still loads and fails @k the same
  * way.  Works on the text: the finding is written from it, and its task
  * counts in hunt.txt are the structured shrink's. */
+/* A corpus file's text has no tree to shrink: its run halved instead
+ * (not below 200 ms, as the tree's), while it still fails @k the same way. */
+static void shrink_duration(struct hunt *h, struct heval *best, int k)
+{
+        char mechanism[sizeof(best->mechanism[0])];
+
+        g_strlcpy(mechanism, best->mechanism[k], sizeof(mechanism));
+        while (!cli_interrupt_status()) {
+                struct heval ev = *best;
+
+                ev.why = NULL;
+                ev.text = scnedit_halve_duration(best->text, 200 * NSEC_PER_MSEC);
+                if (!ev.text)
+                        break;
+                memset(ev.fails, 0, sizeof(ev.fails));
+                ev.seed_lo = ev.seed_hi = 0;
+                ev.bad = FALSE;
+                ask_about(h, &ev, 1, k);
+                if (take_first_failing(h, &ev, 1, best, k, mechanism) < 0)
+                        break;
+        }
+}
+
 static void shrink_lines(struct hunt *h, struct heval *best, int k)
 {
         char mechanism[sizeof(best->mechanism[0])];
@@ -837,6 +909,8 @@ static void shrink_lines(struct hunt *h, struct heval *best, int k)
                                         g_string_append_printf(t, "%s%s", lines[i], i + 1 < n ? "\n" : "");
                         memset(&evs[j], 0, sizeof(evs[j]));
                         evs[j].s = best->s;
+                        evs[j].textual = best->textual;
+                        g_strlcpy(evs[j].origin, best->origin, sizeof(evs[j].origin));
                         evs[j].text = g_string_free(t, FALSE);
                 }
                 ask_about(h, evs, m, k);
@@ -930,6 +1004,9 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                                what, how);
         if (h->policy[1])
                 g_string_append_printf(head, "; %s holds it in all %d", h->policy[1], ev->seed_hi);
+        if (ev->textual)
+                g_string_append_printf(head, ".\n# It comes from corpus file %s, as the hunt varied and shrank it",
+                                       ev->origin);
         if (no_policy)
                 g_string_append_printf(head, ".\n# No policy holds this: %s fail it too -- the scenario's, not %s's",
                                        no_policy, h->policy[0]);
@@ -971,7 +1048,14 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
         g_free(line[0]);
         g_free(line[1]);
         /* the candidate as shrunk, line by line at the end: its text, not a render of ev->s */
-        text = g_strconcat(head->str, ev->text, "[expect]\n", expect->str, NULL);
+        {
+                /* a corpus file's text as the grammar's: no blank line first, one before [expect] */
+                const char *body = ev->text + strspn(ev->text, "\n");
+                gsize len = strlen(body);
+
+                text = g_strconcat(head->str, body, len && body[len - 1] != '\n' ? "\n\n"
+                                   : len > 1 && body[len - 2] != '\n' ? "\n" : "", "[expect]\n", expect->str, NULL);
+        }
         g_string_free(head, TRUE);
         g_string_free(expect, TRUE);
         if (!output_set_contents(path, text, -1, error))
@@ -1014,34 +1098,46 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
 
 /* ---- coverage ---- */
 
-/* Every policy state transition the search has seen, how many candidates
- * took it, and the latest that did.  A quarter of each batch mutates the
- * keeper of a transition drawn with weight 1/hits, so the rarest transitions
- * get the most mutations -- booster-8state's BOOSTING -> UNBOOST_IDLE (the
- * Jan 2 race) over its everyday IDLE -> BLOCKED -- as a fuzzer favours the
- * inputs that reach rare branches.  A transition never seen before weighs 1. */
+/* Every policy state transition and engine event (with its count's
+ * bucket, coverage.h) the search has seen, how many candidates took it, and
+ * the latest that did.  A quarter of each batch mutates the keeper of an
+ * edge drawn with weight 1/hits, so the rarest get the most mutations --
+ * booster-8state's BOOSTING -> UNBOOST_IDLE (the Jan 2 race) over its
+ * everyday IDLE -> BLOCKED; for a module that reports no states, a reader
+ * that left its section boosted twice over one that did once -- as a fuzzer
+ * favours the inputs that reach rare branches.  An edge never seen before
+ * weighs 1. */
 struct edges {
         guint32 hits[HUNT_EDGES];
-        struct hscn *keeper[HUNT_EDGES];
-        int seen;
+        struct hcand *keeper[HUNT_EDGES];
+        int seen;                       /* policy state transitions */
+        int seen_engine;                /* engine (event, bucket) pairs */
 };
 
-/* Count @ev's transitions; it becomes their keeper. */
-static void edges_note(struct edges *g, const struct heval *ev)
+/* Count @ev's transitions; it becomes their keeper.  Did it reach one no
+ * candidate had before? */
+static bool edges_note(struct edges *g, const struct heval *ev)
 {
+        bool fresh = false;
+
         for (int e = 0; e < HUNT_EDGES; e++) {
                 if (!(ev->cov[e / 64] >> (e % 64) & 1))
                         continue;
                 if (!g->hits[e]++) {
-                        g->keeper[e] = g_new(struct hscn, 1);
-                        g->seen++;
+                        g->keeper[e] = g_new0(struct hcand, 1);
+                        if (e < HUNT_POLICY_EDGES)
+                                g->seen++;
+                        else
+                                g->seen_engine++;
+                        fresh = true;
                 }
-                *g->keeper[e] = ev->s;
+                hcand_set(g->keeper[e], ev);
         }
+        return fresh;
 }
 
 /* The keeper of a transition drawn with weight 1/hits, or NULL before any. */
-static const struct hscn *edges_pick(const struct edges *g, gsl_rng *r)
+static const struct hcand *edges_pick(const struct edges *g, gsl_rng *r)
 {
         double total = 0, at;
 
@@ -1064,10 +1160,37 @@ static const struct hscn *edges_pick(const struct edges *g, gsl_rng *r)
         return NULL;
 }
 
+/* hunt.txt's line on the engine's events: how many (event, bucket) pairs,
+ * and the events no candidate reached -- where the search did not go. */
+static char *engine_events_said(const struct hunt *h, const struct edges *g)
+{
+        GString *s = g_string_new(NULL);
+        int never = 0;
+
+        if (!h->cover_engine)
+                return g_string_free(s, FALSE);
+        g_string_append_printf(s, "engine events seen: %d (event, how often) pairs of %d", g->seen_engine,
+                               EE_EVENTS * COVERAGE_BUCKETS);
+        for (int e = 0; e < EE_EVENTS; e++) {
+                bool any = false;
+
+                for (int b = 0; b < COVERAGE_BUCKETS; b++)
+                        any = any || g->hits[HUNT_POLICY_EDGES + e * COVERAGE_BUCKETS + b];
+                if (!any)
+                        g_string_append_printf(s, "%s%s", never++ ? "; " : "; never reached: ",
+                                               coverage_event_name((enum engine_event)e));
+        }
+        g_string_append_c(s, '\n');
+        return g_string_free(s, FALSE);
+}
+
 static void edges_free(struct edges *g)
 {
         for (int e = 0; e < HUNT_EDGES; e++)
-                g_free(g->keeper[e]);
+                if (g->keeper[e]) {
+                        g_free(g->keeper[e]->text);
+                        g_free(g->keeper[e]);
+                }
         g_free(g);
 }
 
@@ -1116,23 +1239,398 @@ static gboolean parse_budget(const char *s, guint64 *runs, gint64 *wall_us, GErr
         return TRUE;
 }
 
-/* Keep the HUNT_CORPUS candidates nearest to failing, best first; a tie
+/* Keep the HUNT_NEAR candidates nearest to failing, best first; a tie
  * keeps the earlier (deterministic). */
-static void corpus_offer(GArray *corpus, struct heval *ev)
+static void near_offer(GArray *near, struct heval *ev)
 {
-        guint at = corpus->len;
+        guint at = near->len;
 
-        while (at > 0 && g_array_index(corpus, struct heval, at - 1).margin < ev->margin)
+        while (at > 0 && g_array_index(near, struct heval, at - 1).margin < ev->margin)
                 at--;
-        if (at >= HUNT_CORPUS) {
+        if (at >= HUNT_NEAR) {
                 heval_clear(ev);
                 return;
         }
-        g_array_insert_val(corpus, at, *ev);
-        if (corpus->len > HUNT_CORPUS) {
-                heval_clear(&g_array_index(corpus, struct heval, corpus->len - 1));
-                g_array_set_size(corpus, HUNT_CORPUS);
+        g_array_insert_val(near, at, *ev);
+        if (near->len > HUNT_NEAR) {
+                heval_clear(&g_array_index(near, struct heval, near->len - 1));
+                g_array_set_size(near, HUNT_NEAR);
         }
+}
+
+/* ---- the search's state: the corpus, and --resume ---- */
+
+/* All the search has done and keeps: with the GSL stream and the run count
+ * (struct hunt), what --resume needs to go on as if it never stopped. */
+struct hsearch {
+        GPtrArray *seeds;               /* struct hcand *: the corpus, each run once, first, in order */
+        guint next_seed;
+        GArray *near;                   /* struct heval: the nearest to failing (near_offer()) */
+        struct edges *edges;
+        GHashTable *found;              /* "PROPERTY:mechanism" of each finding */
+        GString *log;                   /* hunt.txt's lines on findings and refusals */
+        int nfound, nobody;
+        int ncorpus;                    /* files in DIR/corpus/ */
+        guint64 batches;
+        double best_margin;
+};
+
+static void hcand_free(void *data)
+{
+        struct hcand *c = data;
+
+        g_free(c->text);
+        g_free(c);
+}
+
+static void hsearch_init(struct hsearch *st)
+{
+        st->seeds = g_ptr_array_new_with_free_func(hcand_free);
+        st->near = g_array_new(FALSE, TRUE, sizeof(struct heval));
+        st->edges = g_new0(struct edges, 1);
+        st->found = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        st->log = g_string_new(NULL);
+}
+
+static void hsearch_free(struct hsearch *st)
+{
+        if (!st->seeds)
+                return;
+        g_ptr_array_unref(st->seeds);
+        for (guint i = 0; i < st->near->len; i++)
+                heval_clear(&g_array_index(st->near, struct heval, i));
+        g_array_unref(st->near);
+        edges_free(st->edges);
+        g_hash_table_unref(st->found);
+        g_string_free(st->log, TRUE);
+}
+
+/* A candidate on one line: "tree hscn1 ..." or "text ORIGIN ESCAPED-TEXT". */
+static void hcand_write(GString *o, const struct hscn *s, const char *text, const char *origin)
+{
+        if (!text) {
+                g_autofree char *tree = hscn_serialize(s);
+
+                g_string_append_printf(o, " tree %s\n", tree);
+        } else {
+                g_autofree char *esc = g_strescape(text, NULL);
+
+                g_string_append_printf(o, " text %s %s\n", *origin ? origin : "-", esc);
+        }
+}
+
+static bool hcand_read(const char *line, const struct boost_policy_ops *const *ops, struct hcand *c)
+{
+        memset(c, 0, sizeof(*c));
+        if (g_str_has_prefix(line, "tree "))
+                return hscn_parse(line + 5, ops[0], ops[1], &c->s);
+        if (!g_str_has_prefix(line, "text "))
+                return false;
+        const char *sp = strchr(line + 5, ' ');
+
+        if (!sp)
+                return false;
+        g_snprintf(c->origin, sizeof(c->origin), "%.*s", (int)(sp - line - 5), line + 5);
+        if (!strcmp(c->origin, "-"))
+                *c->origin = 0;
+        c->s.key = -1;
+        c->text = g_strcompress(sp + 1);
+        return true;
+}
+
+static gint key_cmp(gconstpointer a, gconstpointer b)
+{
+        return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static gint name_cmp(gconstpointer a, gconstpointer b, gpointer unused)
+{
+        (void)unused;
+        return strcmp(a, b);
+}
+
+/* The state as text (hunt.state): @identity first, the GSL stream's bytes in hex. */
+static void hsearch_save(const struct hunt *h, const struct hsearch *st, const char *identity, GString *o)
+{
+        const unsigned char *rng = gsl_rng_state(h->rng);
+        GHashTableIter it;
+        gpointer key;
+        g_autoptr(GPtrArray) keys = g_ptr_array_new();
+
+        g_string_truncate(o, 0);
+        g_string_append_printf(o, "rcuboost hunt state 1\nidentity %s\nrng ", identity);
+        for (size_t i = 0; i < gsl_rng_size(h->rng); i++)
+                g_string_append_printf(o, "%02x", rng[i]);
+        g_string_append_printf(o, "\nruns %" G_GUINT64_FORMAT "\nbatches %" G_GUINT64_FORMAT "\nfound %d %d\n"
+                               "corpus %d\nmargin %.17g\nnext_seed %u\n", h->runs, st->batches, st->nfound,
+                               st->nobody, st->ncorpus, st->best_margin, st->next_seed);
+        g_hash_table_iter_init(&it, st->found);
+        while (g_hash_table_iter_next(&it, &key, NULL))
+                g_ptr_array_add(keys, key);
+        g_ptr_array_sort(keys, key_cmp);
+        for (guint i = 0; i < keys->len; i++) {
+                g_autofree char *esc = g_strescape(keys->pdata[i], NULL);
+
+                g_string_append_printf(o, "key %s\n", esc);
+        }
+        {
+                g_autofree char *esc = g_strescape(st->log->str, NULL);
+
+                g_string_append_printf(o, "log %s\n", esc);
+        }
+        for (guint i = 0; i < st->seeds->len; i++) {
+                const struct hcand *c = st->seeds->pdata[i];
+
+                g_string_append(o, "seed");
+                hcand_write(o, &c->s, c->text, c->origin);
+        }
+        for (guint i = 0; i < st->near->len; i++) {
+                const struct heval *ev = &g_array_index(st->near, struct heval, i);
+
+                g_string_append_printf(o, "near %.17g", ev->margin);
+                hcand_write(o, &ev->s, ev->textual ? ev->text : NULL, ev->origin);
+        }
+        for (int e = 0; e < HUNT_EDGES; e++) {
+                const struct hcand *c = st->edges->keeper[e];
+
+                if (!st->edges->hits[e])
+                        continue;
+                g_string_append_printf(o, "edge %d %u", e, st->edges->hits[e]);
+                hcand_write(o, &c->s, c->text, c->origin);
+        }
+        g_string_append(o, "end\n");
+}
+
+/* hsearch_save()'s text back into @h and @st (fresh from hsearch_init()). */
+static gboolean hsearch_load(struct hunt *h, struct hsearch *st, const char *identity, const char *text,
+                             const struct boost_policy_ops *const *ops, const char *path, GError **error)
+{
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+        int n = 0;
+        bool ended = false;
+
+        if (!lines[0] || strcmp(lines[0], "rcuboost hunt state 1") != 0)
+                goto bad;
+        for (char **l = lines + 1; *l && !ended; l++) {
+                const char *sp = strchr(*l, ' ');
+                const char *rest = sp ? sp + 1 : "";
+                struct hcand c;
+                unsigned e, hits;
+                int at = 0;
+
+                n = (int)(l - lines) + 1;
+                if (!strcmp(*l, "end")) {
+                        ended = true;
+                } else if (g_str_has_prefix(*l, "identity ")) {
+                        if (strcmp(rest, identity) != 0) {
+                                g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                            "--resume: %s was saved by `%s`, not this hunt's `%s`: resume with the "
+                                            "same --policy, --versus, --property, --seed, --seeds and --coverage",
+                                            path, rest, identity);
+                                return FALSE;
+                        }
+                } else if (g_str_has_prefix(*l, "rng ")) {
+                        unsigned char *state = gsl_rng_state(h->rng);
+
+                        if (strlen(rest) != 2 * gsl_rng_size(h->rng))
+                                goto bad;
+                        for (size_t i = 0; i < gsl_rng_size(h->rng); i++) {
+                                unsigned x;
+
+                                if (sscanf(rest + 2 * i, "%2x", &x) != 1)
+                                        goto bad;
+                                state[i] = (unsigned char)x;
+                        }
+                } else if (g_str_has_prefix(*l, "runs ")) {
+                        h->runs = g_ascii_strtoull(rest, NULL, 10);
+                } else if (g_str_has_prefix(*l, "batches ")) {
+                        st->batches = g_ascii_strtoull(rest, NULL, 10);
+                } else if (g_str_has_prefix(*l, "found ")) {
+                        if (sscanf(rest, "%d %d", &st->nfound, &st->nobody) != 2)
+                                goto bad;
+                } else if (g_str_has_prefix(*l, "corpus ")) {
+                        st->ncorpus = atoi(rest);
+                } else if (g_str_has_prefix(*l, "margin ")) {
+                        st->best_margin = g_ascii_strtod(rest, NULL);
+                } else if (g_str_has_prefix(*l, "next_seed ")) {
+                        st->next_seed = (guint)atoi(rest);
+                } else if (g_str_has_prefix(*l, "key ")) {
+                        g_hash_table_add(st->found, g_strcompress(rest));
+                } else if (g_str_has_prefix(*l, "log ")) {
+                        g_autofree char *log = g_strcompress(rest);
+
+                        g_string_assign(st->log, log);
+                } else if (g_str_has_prefix(*l, "seed ")) {
+                        if (!hcand_read(rest, ops, &c))
+                                goto bad;
+                        g_ptr_array_add(st->seeds, g_memdup2(&c, sizeof(c)));
+                } else if (g_str_has_prefix(*l, "near ")) {
+                        struct heval ev = { 0 };
+                        double margin = g_ascii_strtod(rest, NULL);
+                        const char *cand = strchr(rest, ' ');
+
+                        if (!cand || !hcand_read(cand + 1, ops, &c))
+                                goto bad;
+                        heval_set_cand(&ev, &c);
+                        g_free(c.text);
+                        ev.margin = margin;
+                        g_array_append_val(st->near, ev);
+                } else if (g_str_has_prefix(*l, "edge ")) {
+                        if (sscanf(rest, "%u %u %n", &e, &hits, &at) != 2 || e >= HUNT_EDGES || !hits ||
+                            st->edges->keeper[e] || !hcand_read(rest + at, ops, &c))
+                                goto bad;
+                        st->edges->hits[e] = hits;
+                        st->edges->keeper[e] = g_memdup2(&c, sizeof(c));
+                        if (e < HUNT_POLICY_EDGES)
+                                st->edges->seen++;
+                        else
+                                st->edges->seen_engine++;
+                } else {
+                        goto bad;
+                }
+        }
+        if (ended && st->next_seed <= st->seeds->len)
+                return TRUE;
+bad:
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--resume: %s:%d: not a hunt's saved state "
+                    "(hunt.state, as an interrupted hunt leaves it)", path, n);
+        return FALSE;
+}
+
+/* The corpus a fresh hunt begins with, into @st->seeds: the findings of an
+ * earlier hunt into the same directory (@old_findings: replayed first, as
+ * a regression suite), its corpus (@old_corpus), then the --corpus files
+ * (@given: NAME -> text, or the shipped scenarios).  A seed either policy
+ * cannot even create on, or that does not load, is left out and said in
+ * @skipped.  A corpus file whose "# hunt tree:" line parses is a tree
+ * again; any other is text. */
+static void seeds_add(struct hsearch *st, const char *origin, const char *text,
+                      const struct boost_policy_ops *const *ops, GString *skipped)
+{
+        struct hcand c = { 0 };
+        const char *tree = strstr(text, "# hunt tree: ");
+        g_autofree char *line = tree ? g_strndup(tree + 13, strcspn(tree + 13, "\n")) : NULL;
+        g_autofree char *seed = NULL;
+        GError *e = NULL;
+
+        g_strlcpy(c.origin, origin, sizeof(c.origin));
+        if (line && hscn_parse(line, ops[0], ops[1], &c.s)) {
+                g_ptr_array_add(st->seeds, g_memdup2(&c, sizeof(c)));
+                return;
+        }
+        seed = scnedit_seed(text, HUNT_SEED_MAX_NS);
+        g_autoptr(RcbScenario) sc = scenario_load_data(seed, origin, NULL, &e);
+
+        for (int p = 0; sc && p < 2 && ops[p]; p++) {
+                g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = ops[p]->name }, &e);
+
+                if (!sim)
+                        break;
+        }
+        if (e) {
+                g_string_append_printf(skipped, "corpus: %s left out: %s\n", origin, e->message);
+                g_error_free(e);
+                return;
+        }
+        c.s.key = -1;
+        c.text = g_steal_pointer(&seed);
+        g_ptr_array_add(st->seeds, g_memdup2(&c, sizeof(c)));
+}
+
+/* The *.scn files of @dir, by name: NAME -> contents (NULL: no such directory). */
+static GTree *scn_files(const char *dir)
+{
+        g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+        GTree *files;
+        const char *name;
+
+        if (!d)
+                return NULL;
+        files = g_tree_new_full(name_cmp, NULL, g_free, g_free);
+        while ((name = g_dir_read_name(d))) {
+                g_autofree char *path = g_build_filename(dir, name, NULL);
+                char *text = NULL;
+
+                if (g_str_has_suffix(name, ".scn") && g_file_get_contents(path, &text, NULL, NULL))
+                        g_tree_insert(files, g_strdup(name), text);
+        }
+        return files;
+}
+
+/* The shipped scenarios the binary carries (/rcuboost/corpus/). */
+static GTree *shipped_scenarios(void)
+{
+        g_auto(GStrv) names = g_resources_enumerate_children("/rcuboost/corpus", 0, NULL);
+        GTree *files = g_tree_new_full(name_cmp, NULL, g_free, g_free);
+
+        for (char **n = names; n && *n; n++) {
+                g_autofree char *path = g_strconcat("/rcuboost/corpus/", *n, NULL);
+                g_autoptr(GBytes) b = g_resources_lookup_data(path, 0, NULL);
+
+                if (b)
+                        g_tree_insert(files, g_strdup(*n), g_strndup(g_bytes_get_data(b, NULL), g_bytes_get_size(b)));
+        }
+        return files;
+}
+
+struct seeds_ctx {
+        struct hsearch *st;
+        const struct boost_policy_ops *const *ops;
+        GString *skipped;
+        const char *prefix;
+};
+
+static gboolean seeds_each(gpointer name, gpointer text, gpointer data)
+{
+        struct seeds_ctx *x = data;
+        g_autofree char *origin = g_strconcat(x->prefix, name, NULL);
+
+        seeds_add(x->st, origin, text, x->ops, x->skipped);
+        return FALSE;
+}
+
+static void seeds_from(struct hsearch *st, GTree *files, const char *prefix, const struct boost_policy_ops *const *ops,
+                       GString *skipped)
+{
+        struct seeds_ctx x = { st, ops, skipped, prefix };
+
+        if (files)
+                g_tree_foreach(files, seeds_each, &x);
+}
+
+/* hunt.state, below the held directory @held (shown as @out in an error). */
+static gboolean hunt_state_write(const char *held, const GString *state, const char *out)
+{
+        g_autofree char *path = g_build_filename(held, "hunt.state", NULL);
+        GError *e = NULL;
+
+        if (output_set_contents(path, state->str, (gssize)state->len, &e))
+                return TRUE;
+        g_autofree char *msg = shown_path(e->message, held, out);
+
+        fprintf(stderr, "rcuboost: %s\n", msg);
+        g_error_free(e);
+        return FALSE;
+}
+
+/* A candidate that reached new coverage, as DIR/corpus/NNNNN.scn: a tree's
+ * line first, so that a later hunt reads the tree back, not only its text. */
+static gboolean corpus_keep(struct hsearch *st, const char *dir, const struct heval *ev, GError **error)
+{
+        g_autofree char *name = g_strdup_printf("%05d.scn", ++st->ncorpus);
+        g_autofree char *path = g_build_filename(dir, name, NULL);
+        g_autoptr(GString) o = g_string_new(NULL);
+
+        g_string_append_printf(o, "# %s -- a hunt candidate that reached coverage no earlier one had.\n", name);
+        if (ev->textual) {
+                g_string_append_printf(o, "# An edit of corpus file %s.\n", *ev->origin ? ev->origin : "-");
+        } else {
+                g_autofree char *tree = hscn_serialize(&ev->s);
+
+                g_string_append_printf(o, "# hunt tree: %s\n", tree);
+        }
+        g_string_append_printf(o, "\n%s", ev->text);
+        return output_set_contents(path, o->str, (gssize)o->len, error);
 }
 
 int cli_hunt(int argc, char **argv)
@@ -1142,7 +1640,8 @@ int cli_hunt(int argc, char **argv)
         g_auto(GStrv) property = NULL;
         int seeds = 3, jobs = 0, max_findings = 5;
         gboolean quiet = FALSE, isolate = FALSE, eval_child_mode = FALSE;
-        g_autofree char *hang_text = NULL;
+        g_autofree char *hang_text = NULL, *coverage = NULL, *corpus_given = NULL;
+        gboolean resume = FALSE;
         const GOptionEntry entries[] = {
                 { "policy", 'p', 0, G_OPTION_ARG_STRING, &policy, "The policy to break (a name or a module path)",
                   "P" },
@@ -1165,6 +1664,15 @@ int cli_hunt(int argc, char **argv)
                   "default for a policy module)", NULL },
                 { "hang-timeout", 0, 0, G_OPTION_ARG_STRING, &hang_text,
                   "With --isolate: a candidate's evaluation that takes longer hangs (default 30s)", "T" },
+                { "corpus", 0, 0, G_OPTION_ARG_FILENAME, &corpus_given,
+                  "Scenario files (a directory's *.scn, or one file) run first and then varied, beside generated "
+                  "ones (default: the shipped scenarios; none: only generated)", "DIR|FILE|none" },
+                { "resume", 0, 0, G_OPTION_ARG_NONE, &resume,
+                  "Go on with the hunt in --out where it stopped (its hunt.state): the same findings as a hunt "
+                  "never stopped, with the same --budget", NULL },
+                { "coverage", 0, 0, G_OPTION_ARG_STRING, &coverage,
+                  "What steers the search toward rare runs: the policy's state transitions, the engine's events, "
+                  "both (the default) or none", "policy|engine|both|none" },
                 { "eval-child", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &eval_child_mode, NULL, NULL },
                 { NULL },
         };
@@ -1172,20 +1680,18 @@ int cli_hunt(int argc, char **argv)
                                                              "policy, and shrink it");
         const struct boost_policy_ops *ops[2] = { NULL, NULL };
         struct hunt h = { 0 };
-        g_autoptr(GArray) corpus = g_array_new(FALSE, TRUE, sizeof(struct heval));
-        struct edges *edges = NULL;
+        struct hsearch st = { 0 };
         g_autofree char *findings_dir = NULL;
         g_autofree char *held_out = NULL, *findings_held = NULL;
         int held_fd = -1;
-        static const char *const ours[] = { "hunt.txt", "findings/", NULL };
+        static const char *const ours[] = { "hunt.txt", "hunt.state", "findings/", "corpus/", NULL };
+        g_autofree char *corpus_dir = NULL, *corpus_held = NULL, *state_path = NULL, *identity = NULL;
+        g_autoptr(GString) checkpoint = g_string_new(NULL);
+        int locks[3] = { -1, -1, -1 };
         static const char *const finding_files[] = { "*.scn", "*.txt", NULL };
-        g_autoptr(GHashTable) found = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        int nfound = 0, nobody = 0, lock, findings_lock = -1, status = EXIT_OK;
+        int status = EXIT_OK;
         bool write_failed = false;
         uint64_t hunt_seed = 1;
-        guint64 batches = 0;
-        double best_margin = 0;
-        GString *log = g_string_new(NULL);
         g_autoptr(GString) times = g_string_new(NULL);  /* "time:" lines of hunt.txt */
         int coverage_said = 0;
         GError *e = NULL;
@@ -1234,6 +1740,14 @@ int cli_hunt(int argc, char **argv)
                 return cli_usage_error(ctx, "hunt: --seeds %d: expected 1..100", seeds);
         if (max_findings < 1)
                 return cli_usage_error(ctx, "hunt: --max-findings %d: at least 1", max_findings);
+        h.cover_policy = h.cover_engine = true;
+        if (coverage) {
+                h.cover_policy = !strcmp(coverage, "policy") || !strcmp(coverage, "both");
+                h.cover_engine = !strcmp(coverage, "engine") || !strcmp(coverage, "both");
+                if (!h.cover_policy && !h.cover_engine && strcmp(coverage, "none") != 0)
+                        return cli_usage_error(ctx, "hunt: --coverage %s: expected policy, engine, both or none",
+                                               coverage);
+        }
         if (seed_text && !cli_parse_seed(seed_text, &hunt_seed))
                 return cli_usage_error(ctx, "hunt: --seed '%s': expected a non-negative integer", seed_text);
         h.policy[0] = ops[0]->name;
@@ -1301,6 +1815,8 @@ int cli_hunt(int argc, char **argv)
                 for (char **p = property; p && *p; p++)
                         g_ptr_array_add(h.child_argv, g_strdup_printf("--property=%s", *p));
                 g_ptr_array_add(h.child_argv, g_strdup_printf("--seeds=%d", seeds));
+                if (coverage)
+                        g_ptr_array_add(h.child_argv, g_strdup_printf("--coverage=%s", coverage));
                 g_ptr_array_add(h.child_argv, g_strdup("--eval-child"));
                 g_ptr_array_add(h.child_argv, NULL);
         }
@@ -1319,38 +1835,109 @@ int cli_hunt(int argc, char **argv)
         g_autofree char *props_shown = props_given ? g_strdup_printf(" --property '%s'", props_given) : g_strdup("");
 
         h.given = props_shown;
+        g_autofree char *coverage_shown = coverage && strcmp(coverage, "both") != 0
+                                          ? g_strdup_printf(" --coverage %s", coverage) : g_strdup("");
+
+        for (int p = 0; p < 2 && ops[p]; p++)
+                h.replay[p] = policy_module_path(ops[p]) ? g_shell_quote(policy_module_path(ops[p]))
+                                                         : g_strdup(ops[p]->name);
         if (!out)
                 out = h.policy[1] ? g_strdup_printf("out/hunt-%s-vs-%s", h.policy[0], h.policy[1])
                                   : g_strdup_printf("out/hunt-%s", h.policy[0]);
         findings_dir = g_build_filename(out, "findings", NULL);
-        cli_catch_signals();
-        (void)cli_interrupt_flag();     /* armed: a signal ends the batch in progress, then the hunt */
-        lock = output_dir_claim(out, "hunt", ours, &e);
-        /* findings/ is a directory of its own kind, and held while the hunt
-         * writes there: `run --out DIR/findings` is refused, not let delete
-         * them (#49) */
-        if (lock >= 0 && (findings_lock = output_dir_claim(findings_dir, "hunt-findings", finding_files, &e)) < 0)
-                output_dir_unlock(lock);
-        /* every write goes below the directory held from here on (#49) */
-        if (lock >= 0 && findings_lock >= 0 &&
-            !(held_out = output_dir_hold(out, (int[]){ lock, findings_lock }, (const char *const[]){ ".", "findings" },
-                                         2, &held_fd, &e))) {
-                output_dir_unlock(findings_lock);
-                output_dir_unlock(lock);
-                lock = -1;
-        }
-        if (lock < 0 || findings_lock < 0) {
-                fprintf(stderr, "rcuboost: %s\n", e->message);
-                g_error_free(e);
-                return EXIT_USAGE;
-        }
-        findings_held = g_build_filename(held_out, "findings", NULL);
-        for (int p = 0; p < 2 && ops[p]; p++)
-                h.replay[p] = policy_module_path(ops[p]) ? g_shell_quote(policy_module_path(ops[p]))
-                                                         : g_strdup(ops[p]->name);
-        edges = g_new0(struct edges, 1);
+        corpus_dir = g_build_filename(out, "corpus", NULL);
+        state_path = g_build_filename(out, "hunt.state", NULL);
+        if (resume && corpus_given)
+                return cli_usage_error(ctx, "hunt: --resume goes on with the corpus the hunt began with: no --corpus");
         h.rng = gsl_rng_alloc(gsl_rng_mt19937);
         gsl_rng_set(h.rng, hunt_seed);
+        hsearch_init(&st);
+        identity = g_strdup_printf("--policy %s%s%s%s%s --seed %" G_GUINT64_FORMAT " --seeds %d", h.replay[0],
+                                   h.policy[1] ? " --versus " : "", h.policy[1] ? h.replay[1] : "", props_shown,
+                                   coverage_shown, hunt_seed, seeds);
+        if (resume) {
+                g_autofree char *saved = NULL;
+
+                if (!g_file_get_contents(state_path, &saved, NULL, &e) ||
+                    !hsearch_load(&h, &st, identity, saved, ops, state_path, &e)) {
+                        status = cli_usage_error(ctx, "hunt: %s%s", e->domain == G_FILE_ERROR ? "--resume: " : "",
+                                                 e->message);
+                        g_error_free(e);
+                        hsearch_free(&st);
+                        gsl_rng_free(h.rng);
+                        return status;
+                }
+        } else {
+                /* an earlier hunt's findings and corpus, read before the directory is emptied */
+                g_autoptr(GString) skipped = g_string_new(NULL);
+                GTree *old_findings = scn_files(findings_dir), *old_corpus = scn_files(corpus_dir);
+                GTree *given = !corpus_given ? shipped_scenarios()
+                               : strcmp(corpus_given, "none") != 0 ? scn_files(corpus_given) : NULL;
+
+                if (corpus_given && strcmp(corpus_given, "none") != 0 && !given) {
+                        /* one file is a corpus of one */
+                        char *text = NULL;
+
+                        if (g_file_get_contents(corpus_given, &text, NULL, &e)) {
+                                given = g_tree_new_full(name_cmp, NULL, g_free, g_free);
+                                g_tree_insert(given, g_path_get_basename(corpus_given), text);
+                        } else {
+                                status = cli_usage_error(ctx, "hunt: --corpus: %s", e->message);
+                                g_error_free(e);
+                        }
+                }
+                if (status == EXIT_OK) {
+                        seeds_from(&st, old_findings, "findings/", ops, skipped);
+                        seeds_from(&st, old_corpus, "corpus/", ops, skipped);
+                        seeds_from(&st, given, "", ops, skipped);
+                        g_string_append(st.log, skipped->str);
+                }
+                if (old_findings)
+                        g_tree_unref(old_findings);
+                if (old_corpus)
+                        g_tree_unref(old_corpus);
+                if (given)
+                        g_tree_unref(given);
+                if (status != EXIT_OK) {
+                        hsearch_free(&st);
+                        gsl_rng_free(h.rng);
+                        return status;
+                }
+        }
+        cli_catch_signals();
+        (void)cli_interrupt_flag();     /* armed: a signal ends the batch in progress, then the hunt */
+        /* findings/ and corpus/ are directories of their own kinds, held while
+         * the hunt writes there: `run --out DIR/findings` is refused, not let
+         * delete them (#49); --resume keeps what they hold */
+        {
+                static const char *const kinds[] = { "hunt", "hunt-findings", "hunt-corpus" };
+                const char *const dirs[] = { out, findings_dir, corpus_dir };
+                const char *const *files[] = { ours, finding_files, finding_files };
+                int n = 0;
+
+                for (; n < 3; n++) {
+                        locks[n] = resume ? (output_dir_check(dirs[n], kinds[n], files[n], &e)
+                                             ? output_dir_lock(dirs[n], &e) : -1)
+                                          : output_dir_claim(dirs[n], kinds[n], files[n], &e);
+                        if (locks[n] < 0)
+                                break;
+                }
+                /* every write goes below the directory held from here on (#49) */
+                if (n == 3 && !(held_out = output_dir_hold(out, locks, (const char *const[]){ ".", "findings", "corpus" },
+                                                           3, &held_fd, &e)))
+                        n = 2;
+                if (n < 3) {
+                        for (int i = n - 1; i >= 0; i--)
+                                output_dir_unlock(locks[i]);
+                        fprintf(stderr, "rcuboost: %s\n", e->message);
+                        g_error_free(e);
+                        hsearch_free(&st);
+                        gsl_rng_free(h.rng);
+                        return EXIT_USAGE;
+                }
+        }
+        findings_held = g_build_filename(held_out, "findings", NULL);
+        corpus_held = g_build_filename(held_out, "corpus", NULL);
         h.jobs = jobs > 0 ? jobs : (int)g_get_num_processors();
         g_mutex_init(&h.lock);
         g_cond_init(&h.done);
@@ -1362,29 +1949,61 @@ int cli_hunt(int argc, char **argv)
                         seeds == 1 ? "" : "s", budget ? "budget " : "budget 1000runs",
                         budget ? budget : "", h.jobs);
 
-        gint64 started_us = g_get_monotonic_time();
+        gint64 started_us = g_get_monotonic_time(), saved_us = started_us;
 
-        while (!out_of_budget(&h) && nfound < max_findings && !write_failed) {
+        while (!out_of_budget(&h) && st.nfound < max_findings && !write_failed) {
                 struct heval evs[HUNT_BATCH];
 
+                /* the state before this batch: what --resume goes on from if the
+                 * batch does not end (a signal); on disk every half minute too */
+                hsearch_save(&h, &st, identity, checkpoint);
+                if (g_get_monotonic_time() - saved_us > 30 * G_USEC_PER_SEC) {
+                        hunt_state_write(held_out, checkpoint, out);
+                        saved_us = g_get_monotonic_time();
+                }
                 for (int i = 0; i < HUNT_BATCH; i++) {
                         struct hscn s;
-                        unsigned long how = gsl_rng_uniform_int(h.rng, 4);
-                        const struct hscn *rare = how == 3 ? edges_pick(edges, h.rng) : NULL;
+                        unsigned long how;
+                        const struct hcand *rare;
 
-                        if (how < 2 || (how == 2 && corpus->len == 0) || (how == 3 && !rare)) {
-                                hscn_random(h.rng, ops[0], ops[1], &s);
-                        } else {
-                                s = how == 2 ? g_array_index(corpus, struct heval,
-                                                             gsl_rng_uniform_int(h.rng, corpus->len)).s
-                                             : *rare;
-                                for (int m = 1 + (int)gsl_rng_uniform_int(h.rng, 3); m > 0; m--)
-                                        hscn_mutate(h.rng, &s);
+                        /* the corpus first, each seed once as it is */
+                        if (st.next_seed < st.seeds->len) {
+                                heval_set_cand(&evs[i], g_ptr_array_index(st.seeds, st.next_seed++));
+                                evs[i].as_seeded = true;
+                                continue;
                         }
-                        heval_set(&evs[i], &s);
+                        how = gsl_rng_uniform_int(h.rng, 4);
+                        rare = how == 3 ? edges_pick(st.edges, h.rng) : NULL;
+                        if (how < 2 || (how == 2 && st.near->len == 0) || (how == 3 && !rare)) {
+                                hscn_random(h.rng, ops[0], ops[1], &s);
+                                heval_set(&evs[i], &s);
+                                continue;
+                        }
+                        struct hcand from = { 0 };
+
+                        if (how == 2)
+                                hcand_set(&from, &g_array_index(st.near, struct heval,
+                                                                gsl_rng_uniform_int(h.rng, st.near->len)));
+                        else
+                                hcand_set(&from, &(struct heval){ .s = rare->s, .text = rare->text,
+                                                                  .textual = rare->text != NULL });
+                        if (how == 3)
+                                g_strlcpy(from.origin, rare->origin, sizeof(from.origin));
+                        for (int m = 1 + (int)gsl_rng_uniform_int(h.rng, 3); m > 0; m--) {
+                                if (from.text) {
+                                        char *edited = scnedit_mutate(h.rng, from.text);
+
+                                        g_free(from.text);
+                                        from.text = edited;
+                                } else {
+                                        hscn_mutate(h.rng, &from.s);
+                                }
+                        }
+                        heval_set_cand(&evs[i], &from);
+                        g_free(from.text);
                 }
                 eval_batch(&h, evs, HUNT_BATCH);
-                batches++;
+                st.batches++;
                 for (int i = 0; i < HUNT_BATCH; i++) {
                         struct heval *ev = &evs[i];
                         int k = -1;
@@ -1403,15 +2022,15 @@ int cli_hunt(int argc, char **argv)
                                         continue;
                                 what = g_strdup_printf("%u:%s", j, ev->mechanism[j]);
                                 again = true;
-                                if (g_hash_table_contains(found, what))
+                                if (g_hash_table_contains(st.found, what))
                                         g_clear_pointer(&what, g_free);
                                 else
                                         k = (int)j;
                         }
                         /* not luck: the same over more seeds (then its counts are over those
                          * seeds, for this property only: no other is asked of it) */
-                        if (k >= 0 && nfound < max_findings && !confirm(&h, ev, k)) {
-                                g_string_append_printf(log, "a candidate failing %s did not hold over %d seeds: %s "
+                        if (k >= 0 && st.nfound < max_findings && !confirm(&h, ev, k)) {
+                                g_string_append_printf(st.log, "a candidate failing %s did not hold over %d seeds: %s "
                                                        "failed in %d, %s in %d\n",
                                                        g_array_index(h.props, struct hprop, k).line, ev->seed_hi,
                                                        h.policy[0], ev->fails[0][k], h.policy[1] ? h.policy[1] : "-",
@@ -1421,26 +2040,41 @@ int cli_hunt(int argc, char **argv)
                                 again = false;
                         }
                         if (ev->bad) {
-                                g_string_append_printf(log, "a generated candidate was refused: %s\n",
-                                                       ev->why);
+                                /* an edit of a corpus file's text may well not load: no news */
+                                if (!ev->textual)
+                                        g_string_append_printf(st.log, "a generated candidate was refused: %s\n",
+                                                               ev->why);
                                 g_clear_pointer(&what, g_free);
                                 heval_clear(ev);
                                 continue;
                         }
-                        edges_note(edges, ev);
-                        if (edges->seen > coverage_said) {      /* coverage reached, over time */
-                                g_string_append_printf(times, "time: %d policy state transitions after %" G_GUINT64_FORMAT
-                                                       " runs, %.2f s\n", edges->seen, h.runs,
-                                                       (g_get_monotonic_time() - started_us) / 1e6);
-                                coverage_said = edges->seen;
+                        if (edges_note(st.edges, ev) && !corpus_keep(&st, corpus_held, ev, &e)) {
+                                g_autofree char *msg = shown_path(e->message, held_out, out);
+
+                                fprintf(stderr, "%srcuboost: %s\n", h.tty ? "\r\033[K" : "", msg);
+                                g_clear_error(&e);
+                                status = EXIT_USAGE;
+                                write_failed = true;
                         }
-                        if (k < 0 || nfound >= max_findings) {
+                        if (st.edges->seen + st.edges->seen_engine > coverage_said) { /* coverage reached, over time */
+                                g_string_append_printf(times, "time: %d policy state transitions and %d engine "
+                                                       "events after %" G_GUINT64_FORMAT " runs, %.2f s\n",
+                                                       st.edges->seen, st.edges->seen_engine, h.runs,
+                                                       (g_get_monotonic_time() - started_us) / 1e6);
+                                coverage_said = st.edges->seen + st.edges->seen_engine;
+                        }
+                        /* an earlier hunt's finding, replayed: one that no longer fails is news */
+                        if (k < 0 && ev->as_seeded && g_str_has_prefix(ev->origin, "findings/"))
+                                g_string_append_printf(st.log, "earlier finding %s: %s\n", ev->origin + 9,
+                                                       again ? "fails as a finding taken before it"
+                                                             : "no longer fails: the policy holds every property");
+                        if (k < 0 || st.nfound >= max_findings) {
                                 /* the nearest approach of those that did not fail (again); a
                                  * finding after the last one taken in this batch is let go */
                                 if (!again)
-                                        best_margin = MAX(best_margin, ev->margin);
+                                        st.best_margin = MAX(st.best_margin, ev->margin);
                                 g_clear_pointer(&what, g_free);
-                                corpus_offer(corpus, ev);
+                                near_offer(st.near, ev);
                                 continue;
                         }
                         struct hprop *pr = &g_array_index(h.props, struct hprop, k);
@@ -1451,15 +2085,18 @@ int cli_hunt(int argc, char **argv)
                         if (!quiet)
                                 fprintf(stderr, "%srcuboost: found: %s fails %s (%d of %d seeds); shrinking...\n",
                                         h.tty ? "\r\033[K" : "", h.policy[0], failed, ev->fails[0][k], ev->seed_hi);
-                        shrink(&h, ev, k);
+                        if (!ev->textual)
+                                shrink(&h, ev, k);
+                        else
+                                shrink_duration(&h, ev, k);
                         shrink_lines(&h, ev, k);
                         g_free(failed);
                         failed = prop_text(pr, ev, 0);          /* the shrunk candidate's tick */
-                        g_hash_table_add(found, what);
+                        g_hash_table_add(st.found, what);
                         g_autoptr(GString) every = g_string_new(NULL);
                         bool anyone = no_policy_holds(&h, ev, k, every);
 
-                        if (!write_finding(&h, findings_held, nfound + 1, ev, k, hunt_seed, anyone ? every->str : NULL,
+                        if (!write_finding(&h, findings_held, st.nfound + 1, ev, k, hunt_seed, anyone ? every->str : NULL,
                                            &e)) {
                                 /* a write error is an error (a full disk): said, not counted, and
                                  * the hunt ends, exit 2 -- not "wrote" and the findings' status (#49) */
@@ -1472,20 +2109,24 @@ int cli_hunt(int argc, char **argv)
                                 write_failed = true;
                                 continue;
                         }
-                        nfound++;
-                        nobody += anyone;
-                        g_string_append_printf(log, "finding %03d%s: %s fails %s in %d of %d seeds (%s); found after %"
-                                               G_GUINT64_FORMAT " runs, shrunk to %d tasks on %d CPU%s in %"
-                                               G_GUINT64_FORMAT " more\n", nfound,
+                        st.nfound++;
+                        st.nobody += anyone;
+                        g_autofree char *shrunk = ev->textual
+                                ? g_strdup_printf("from corpus file %s, shrunk line by line", ev->origin)
+                                : g_strdup_printf("shrunk to %d tasks on %d CPU%s", ev->s.ntasks, ev->s.cpus,
+                                                  ev->s.cpus == 1 ? "" : "s");
+
+                        g_string_append_printf(st.log, "finding %03d%s: %s fails %s in %d of %d seeds (%s); found after %"
+                                               G_GUINT64_FORMAT " runs, %s in %" G_GUINT64_FORMAT " more\n", st.nfound,
                                                anyone ? " (no policy holds this)" : "", h.policy[0], failed,
-                                               ev->fails[0][k], ev->seed_hi, ev->mechanism[k], found_at,
-                                               ev->s.ntasks, ev->s.cpus, ev->s.cpus == 1 ? "" : "s", h.runs - found_at);
+                                               ev->fails[0][k], ev->seed_hi, ev->mechanism[k], found_at, shrunk,
+                                               h.runs - found_at);
                         /* wall times on lines of their own: the rest of hunt.txt is the same whatever -j */
                         g_string_append_printf(times, "time: finding %03d found after %.2f s, written after %.2f s\n",
-                                               nfound, (found_us - started_us) / 1e6,
+                                               st.nfound, (found_us - started_us) / 1e6,
                                                (g_get_monotonic_time() - started_us) / 1e6);
                         if (!quiet)
-                                fprintf(stderr, "rcuboost: wrote %s/%03d-%s.scn%s\n", findings_dir, nfound, pr->name,
+                                fprintf(stderr, "rcuboost: wrote %s/%03d-%s.scn%s\n", findings_dir, st.nfound, pr->name,
                                         anyone ? " (no policy holds this: every built-in fails it too)" : "");
                         heval_clear(ev);
                 }
@@ -1496,25 +2137,32 @@ int cli_hunt(int argc, char **argv)
                                                    (double)h.runs : 0;
 
                         fprintf(stderr, "\r\033[Krcuboost: %" G_GUINT64_FORMAT " runs, %d finding%s, best margin %.2f, "
-                                "%d policy transitions, about %.0f s left", h.runs, nfound, nfound == 1 ? "" : "s",
-                                best_margin, edges->seen, MAX(0, left_s));
+                                "%d policy transitions, %d engine events, about %.0f s left", h.runs, st.nfound,
+                                st.nfound == 1 ? "" : "s", st.best_margin, st.edges->seen, st.edges->seen_engine, MAX(0, left_s));
                 }
         }
         if (h.tty)
                 fputs("\r\033[K", stderr);
         g_thread_pool_free(h.pool, FALSE, TRUE);
+        /* a batch cut short by a signal is run again on --resume: the state before it */
+        if (!cli_interrupt_status())
+                hsearch_save(&h, &st, identity, checkpoint);
+        if (!hunt_state_write(held_out, checkpoint, out))
+                status = EXIT_USAGE;
         {
                 g_autofree char *summary_path = g_build_filename(held_out, "hunt.txt", NULL);
+                g_autofree char *engine_said = engine_events_said(&h, st.edges);
                 double wall_s = (g_get_monotonic_time() - started_us) / 1e6;
                 g_autofree char *summary = g_strdup_printf(
-                        "rcuboost hunt --policy %s%s%s%s --seed %" G_GUINT64_FORMAT " --seeds %d --budget %s\n"
+                        "rcuboost hunt --policy %s%s%s%s%s --seed %" G_GUINT64_FORMAT " --seeds %d --budget %s\n"
                         "%" G_GUINT64_FORMAT " runs in %" G_GUINT64_FORMAT " batches; %d finding%s%s\n"
                         "nearest approach to failing among the rest: %.3f of the bound\n"
-                        "policy state transitions seen: %d\n%s"
+                        "policy state transitions seen: %d\n%s%s"
                         "time: %.2f s of wall time, %.0f runs per second (-j %d)%s\n%s",
                         h.policy[0], h.policy[1] ? " --versus " : "", h.policy[1] ? h.policy[1] : "", props_shown,
-                        hunt_seed, seeds, budget ? budget : "1000runs", h.runs, batches, nfound, nfound == 1 ? "" : "s",
-                        cli_interrupt_status() ? " (interrupted)" : "", best_margin, edges->seen, log->str,
+                        coverage_shown, hunt_seed, seeds, budget ? budget : "1000runs", h.runs, st.batches, st.nfound,
+                        st.nfound == 1 ? "" : "s", cli_interrupt_status() ? " (interrupted)" : "", st.best_margin,
+                        st.edges->seen, engine_said, st.log->str,
                         wall_s, wall_s > 0 ? (double)h.runs / wall_s : 0, h.jobs,
                         h.isolate ? ", each candidate in a child process" : "", times->str);
 
@@ -1528,26 +2176,23 @@ int cli_hunt(int argc, char **argv)
         }
         if (write_failed) {
                 fprintf(stderr, "rcuboost: the hunt stopped: a finding could not be written (%d written to %s/)\n",
-                        nfound, findings_dir);
-        } else if (!quiet || nfound == 0) {
-                if (nfound)
-                        fprintf(stderr, "rcuboost: %d finding%s in %s/%s (%" G_GUINT64_FORMAT " runs)\n", nfound,
-                                nfound == 1 ? "" : "s", findings_dir,
-                                nobody ? (nobody == nfound ? ", none of them P's: no policy holds them"
+                        st.nfound, findings_dir);
+        } else if (!quiet || st.nfound == 0) {
+                if (st.nfound)
+                        fprintf(stderr, "rcuboost: %d finding%s in %s/%s (%" G_GUINT64_FORMAT " runs)\n", st.nfound,
+                                st.nfound == 1 ? "" : "s", findings_dir,
+                                st.nobody ? (st.nobody == st.nfound ? ", none of them P's: no policy holds them"
                                                            : ", some no policy holds") : "", h.runs);
                 else
                         printf("rcuboost: nothing found in %" G_GUINT64_FORMAT " runs: %s held every property "
-                               "(nearest approach: %.2f of a bound)\n", h.runs, h.policy[0], best_margin);
+                               "(nearest approach: %.2f of a bound)\n", h.runs, h.policy[0], st.best_margin);
         }
-        for (guint i = 0; i < corpus->len; i++)
-                heval_clear(&g_array_index(corpus, struct heval, i));
-        g_string_free(log, TRUE);
-        edges_free(edges);
+        hsearch_free(&st);
         gsl_rng_free(h.rng);
         g_mutex_clear(&h.lock);
         g_cond_clear(&h.done);
-        output_dir_unlock(findings_lock);
-        output_dir_unlock(lock);
+        for (int i = 2; i >= 0; i--)
+                output_dir_unlock(locks[i]);
         close(held_fd);
         g_free(h.replay[0]);
         g_free(h.replay[1]);
@@ -1556,5 +2201,5 @@ int cli_hunt(int argc, char **argv)
         if (cli_interrupt_status())
                 return cli_interrupt_status();
         /* a finding no policy holds is the scenario's: it does not fail P */
-        return status != EXIT_OK ? status : nfound > nobody ? EXIT_FAILED : EXIT_OK;
+        return status != EXIT_OK ? status : st.nfound > st.nobody ? EXIT_FAILED : EXIT_OK;
 }

@@ -30,6 +30,16 @@ void boosts_reader_blocked(struct sim *sim, struct task *t, bool preempted)
         struct boost_track *tr = &t->boost_tr;
 
         tr->first_switch_out = tr->blocked_at < 0;
+        if (sim->events_on) {
+                sim_count_event(sim, !tr->first_switch_out ? EE_BLOCK_AGAIN
+                                     : preempted ? EE_BLOCK_PREEMPTED : EE_BLOCK_ON_MUTEX);
+                if (tr->boosted_at >= 0)
+                        sim_count_event(sim, EE_BLOCK_BOOSTED);
+                if (t->rcu_nesting > 1)
+                        sim_count_event(sim, EE_BLOCK_NESTED);
+                if (t->held.head)
+                        sim_count_event(sim, EE_BLOCK_HOLDING_MUTEX);
+        }
         if (!tr->first_switch_out) {
                 s->switch_outs_again++;
                 return;
@@ -63,6 +73,50 @@ static bool policy_decides(const struct task *t)
         return MIN(t->boost_prio, policy_pi) < MIN(t->normal_prio, scenario_pi);
 }
 
+/* Coverage: how a boost began (@t is now boosted, and was not). */
+static void count_boost(struct sim *sim, const struct task *t)
+{
+        int scenario_pi, policy_pi;
+
+        if (t->rcu_nesting == 0)
+                sim_count_event(sim, EE_BOOST_OUTSIDE);
+        else if (t->boost_tr.blocked_at < 0)
+                sim_count_event(sim, EE_BOOST_RUNNING);
+        else
+                sim_count_event(sim, t->blocked_on ? EE_BOOST_ON_MUTEX : EE_BOOST_PREEMPTED);
+        if (t->normal_prio < PRIO_MAX_RT)
+                sim_count_event(sim, EE_BOOST_RT);
+        mutex_pi_prio_split(t, &scenario_pi, &policy_pi);
+        if (policy_pi < t->boost_prio)
+                sim_count_event(sim, EE_BOOST_THROUGH_LOCK);
+}
+
+/* Coverage: @t's priority changed, and a scenario's mutex decides it --
+ * inherited from a waiter, perhaps a boosted one, perhaps while @t waits
+ * on a mutex itself (a chain). */
+static void count_inheritance(struct sim *sim, const struct task *t, int old_prio)
+{
+        int scenario_pi, policy_pi;
+
+        if (t->prio >= old_prio || !t->held.head)
+                return;
+        mutex_pi_prio_split(t, &scenario_pi, &policy_pi);
+        if (scenario_pi != t->prio || scenario_pi >= t->normal_prio)
+                return;
+        sim_count_event(sim, EE_PI_INHERIT);
+        for (GList *l = t->held.head; l; l = l->next) {
+                const struct mutex *m = l->data;
+                const struct task *w = m->waiters.head ? m->waiters.head->data : NULL;
+
+                if (m->id >= 0 && w && w->waiter_prio == scenario_pi && w->prio < w->normal_prio) {
+                        sim_count_event(sim, EE_PI_FROM_BOOST);
+                        break;
+                }
+        }
+        if (t->blocked_on)
+                sim_count_event(sim, EE_PI_CHAIN);
+}
+
 void boosts_prio_changed(struct sim *sim, struct task *t, int old_prio)
 {
         struct boost_stats *s = &sim->boosts;
@@ -71,17 +125,28 @@ void boosts_prio_changed(struct sim *sim, struct task *t, int old_prio)
         bool now = policy_decides(t);
 
         sim_cover(sim, t);      /* a boost is a change of policy state too */
+        if (sim->events_on)
+                count_inheritance(sim, t, old_prio);
 
         if (was && now) {
-                if (t->prio != old_prio)
+                if (t->prio != old_prio) {
+                        sim_count_event(sim, t->prio < old_prio ? EE_REBOOST_UP : EE_REBOOST_DOWN);
                         sim_log_boost(sim, t, "reboost", old_prio);
+                }
         } else if (now) {
+                if (sim->events_on)
+                        count_boost(sim, t);
                 s->boosted++;
                 tr->boosted_at = sim->now;
                 if (tr->blocked_at >= 0)
                         latency_stat_add(&s->delay, sim->now - tr->blocked_at);
                 sim_log_boost(sim, t, "boost", old_prio);
         } else if (was) {
+                /* at the unlock itself is the everyday unboost (the policy's reader_unlock) */
+                sim_count_event(sim, tr->outside_since < 0 ? EE_UNBOOST_IN_SECTION
+                                     : sim->now == tr->outside_since ? EE_UNBOOST_AT_UNLOCK
+                                     : sim->now - tr->outside_since > sim->tick_ns ? EE_UNBOOST_LATE
+                                     : EE_UNBOOST_OUTSIDE);
                 s->unboosted++;
                 latency_stat_add(&s->boosted_time, sim->now - tr->boosted_at);
                 if (tr->outside_since >= 0 && sim->now > tr->outside_since) {
@@ -92,6 +157,12 @@ void boosts_prio_changed(struct sim *sim, struct task *t, int old_prio)
                 tr->outside_since = -1;
                 sim_log_boost(sim, t, "unboost", old_prio);
         }
+}
+
+void boosts_reader_unlocked(struct sim *sim, const struct task *t)
+{
+        if (t->boost_tr.boosted_at >= 0)
+                sim_count_event(sim, EE_LEAVE_SECTION_BOOSTED);
 }
 
 bool boosts_is_boosted(const struct task *t)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "costs.h"
+#include "coverage.h"
 #include "cpupri.h"
 #include "eventq.h"
 #include "kernel.h"
@@ -127,6 +128,10 @@ struct sim {
         const char *end_reason;         /* "duration", "oom", "event-budget", "error" */
         GError *run_error;              /* deadlock and the like: the run failed */
         int exited;
+        /* sim_options.coverage: the engine's own events, counted for any policy
+         * (coverage.h); last, so that a module's offsets above do not move */
+        bool events_on;
+        uint32_t events[EE_EVENTS];
 };
 
 /* Charge @n operations of @kind to task @t: it burns the time before its
@@ -175,6 +180,12 @@ static inline void sim_cover(struct sim *sim, struct task *t)
         if (t->policy_state_seen >= 0 && t->policy_state_seen != s)
                 sim->coverage[t->policy_state_seen] |= UINT64_C(1) << s;
         t->policy_state_seen = s;
+}
+/* Coverage (sim_options.coverage): the engine saw event @e (coverage.h). */
+static inline void sim_count_event(struct sim *sim, enum engine_event e)
+{
+        if (sim->events_on)
+                sim->events[e]++;
 }
 /* Record a boost.csv row: @t's effective priority went from @old_prio to
  * its current one because of @what ("boost", "unboost", "reboost"). */

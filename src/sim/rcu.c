@@ -102,6 +102,8 @@ void rcu_reader_done(struct sim *sim, struct task *t)
         if (sim->policy->reader_unlock)
                 SIM_POLICY_CALL(sim, reader_unlock, sim->pol, t);
         sim_cover(sim, t);
+        if (sim->events_on)
+                boosts_reader_unlocked(sim, t);
 }
 
 void rcu_read_lock(struct sim *sim, struct task *t)
@@ -186,6 +188,7 @@ void rcu_call(struct sim *sim, struct task *t, int64_t size_bytes)
         if (sim->sc->memory_limit_bytes && !rcu->oom &&
             rcu->memory_bytes > sim->sc->memory_limit_bytes) {
                 rcu->oom = true;
+                sim_count_event(sim, EE_OOM);
                 rcu->oom_ns = sim->now;
                 rcu->oom_bytes = rcu->memory_bytes;
                 sim_sample_memory(sim);

@@ -143,8 +143,19 @@ static struct cpu *busiest_fair(struct sim *sim, int self)
 
 static void cpu_rank_changed(struct sim *sim, struct cpu *cpu);
 
+/* Coverage: @t queued on a CPU other than the one it was on. */
+static void count_migration(struct sim *sim, const struct task *t)
+{
+        if (t->prio < t->normal_prio)
+                sim_count_event(sim, EE_MIGRATE_BOOSTED);
+        if (t->rcu_nesting > 0)
+                sim_count_event(sim, EE_MIGRATE_IN_SECTION);
+}
+
 static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
 {
+        if (sim->events_on && t->cpu != cpu->id)
+                count_migration(sim, t);
         t->cpu = cpu->id;
         if (task_is_rt(t)) {
                 int64_t seq = head ? --cpu->head_seq : ++cpu->tail_seq;
@@ -939,6 +950,10 @@ void sched_set_boost_prio(struct sim *sim, struct task *t, int prio, enum boost_
 
 void sched_set_class(struct sim *sim, struct task *t, const struct sched_spec *spec)
 {
+        if (t->prio < t->normal_prio)
+                sim_count_event(sim, EE_CLASS_CHANGE_BOOSTED);
+        if (t->rcu_nesting > 0)
+                sim_count_event(sim, EE_CLASS_CHANGE_IN_SECTION);
         t->sched = *spec;
         t->normal_prio = sched_spec_prio(spec);
         t->weight = sched_spec_weight(spec);
@@ -949,6 +964,8 @@ void sched_set_class(struct sim *sim, struct task *t, const struct sched_spec *s
 
 void sched_set_affinity(struct sim *sim, struct task *t, const struct cpumask *mask)
 {
+        if (t->prio < t->normal_prio)
+                sim_count_event(sim, EE_AFFINITY_CHANGE_BOOSTED);
         task_set_affinity(t, mask, sim->ncpus);
         if (cpumask_test(mask, t->cpu))
                 return;
@@ -1190,10 +1207,26 @@ static void rebalance_domains(struct sim *sim, struct cpu *cpu)
         }
 }
 
+/* Coverage: the kernel threads queued on @cpu at its tick, kept from it. */
+static void count_waiting_kthreads(struct sim *sim, const struct cpu *cpu)
+{
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                const struct task *t = sim_task(sim, (int)i);
+
+                if (!t->kthread || t->state != TASK_RUNNABLE || t->cpu != cpu->id)
+                        continue;
+                sim_count_event(sim, t->policy_thread ? EE_KTHREAD_WAITS_POLICY
+                                     : g_str_has_prefix(t->name, "rcu") ? EE_KTHREAD_WAITS_RCU
+                                     : EE_KTHREAD_WAITS_OTHER);
+        }
+}
+
 void sched_tick(struct sim *sim, struct cpu *cpu)
 {
         struct task *curr = cpu->curr;
 
+        if (sim->events_on)
+                count_waiting_kthreads(sim, cpu);
         if (sim->sc->load_balance)
                 balance_tick(sim, cpu);
         if (!curr || curr->state != TASK_RUNNING)

@@ -587,6 +587,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
                 sim->pol = sim->policy->create(sim, &params, &e);
                 g_atomic_int_dec_and_test(&runs_in_progress);
                 sim->coverage_on = opts && opts->coverage && sim->pol && sim->policy->state_of;
+                sim->events_on = opts && opts->coverage;
                 sim->policy_hook = NULL;
                 if (!sim->pol && !e) {
                         g_autofree char *who = policy_describe(sim->policy);
@@ -660,6 +661,11 @@ fail:
 const uint64_t *sim_policy_coverage(const struct sim *sim)
 {
         return sim->coverage;
+}
+
+void sim_engine_coverage(const struct sim *sim, uint64_t *bits)
+{
+        coverage_engine_bits(sim->events, bits);
 }
 
 void sim_free(struct sim *sim)

@@ -38,7 +38,8 @@ struct sim_options {
         enum sim_trace_format trace_format;     /* ... in this format */
         int64_t trace_start_ns; /* the trace's window; length 0: the whole run */
         int64_t trace_length_ns;
-        bool coverage;          /* count the policy's state transitions (sim_policy_coverage()) */
+        bool coverage;          /* count the policy's state transitions (sim_policy_coverage())
+                                 * and the engine's events (sim_engine_coverage()) */
         bool seed_set;
         uint64_t seed;          /* overrides [scenario] seed when seed_set */
         /* Set (e.g. by a signal handler) to stop the run at the next event
@@ -49,6 +50,9 @@ struct sim_options {
 /* With sim_options.coverage and a policy with state_of(): the transitions
  * seen, as 64 words of 64 bits (bit T of word F: from state F to T). */
 const uint64_t *sim_policy_coverage(const struct sim *sim);
+/* With sim_options.coverage, for any policy: the engine's events seen
+ * (coverage.h), as COVERAGE_ENGINE_WORDS words into @bits. */
+void sim_engine_coverage(const struct sim *sim, uint64_t *bits);
 
 /* Build a simulation of @sc (which must outlive it). */
 struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error);

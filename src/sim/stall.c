@@ -212,6 +212,10 @@ static struct stall_report *take(struct sim *sim, const char *when, int64_t gp_a
                         add_kthread(s, sim, t, why, kthreads++);
                 }
         }
+        if (readers)
+                sim_count_event(sim, EE_STALL_READER);
+        if (kthreads)
+                sim_count_event(sim, EE_STALL_KTHREAD);
         item_number(s, g_strdup("stall_report.reader_count"), readers);
         item_number(s, g_strdup("stall_report.kthread_count"), kthreads);
         return s;
