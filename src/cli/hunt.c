@@ -52,7 +52,7 @@
 #define HUNT_MAX_RUNS UINT64_C(1000000000000)   /* a --budget in runs: beyond any machine's reach */
 #define HUNT_POLICY_EDGES 4096  /* policy state transitions: bit T of word F of sim_policy_coverage() */
 #define HUNT_COV_WORDS (64 + COVERAGE_ENGINE_WORDS)
-#define HUNT_EDGES (64 * HUNT_COV_WORDS) /* ... then the engine's (event, count bucket) pairs */
+#define HUNT_EDGES (64 * HUNT_COV_WORDS) /* ... then the engine's events and pairs (coverage.h) */
 #define HUNT_MEMORY_LIMIT (32 * 1048576LL)
 #define HUNT_MAX_PROPS 24       /* the defaults and up to 12 --property */
 #define HUNT_MAX_USER_PROPS 12
@@ -853,11 +853,6 @@ static void shrink(struct hunt *h, struct heval *best, int k)
         }
 }
 
-/* The last pass (#50): each remaining line of the shrunk scenario deleted on
- * its own once more -- what the structured steps leave (a hog's affinity or
- * start time) -- kept when the candidate still loads and fails @k the same
- * way.  Works on the text: the finding is written from it, and its task
- * counts in hunt.txt are the structured shrink's. */
 /* A corpus file's text has no tree to shrink: its run halved instead
  * (not below 200 ms, as the tree's), while it still fails @k the same way. */
 static void shrink_duration(struct hunt *h, struct heval *best, int k)
@@ -881,31 +876,41 @@ static void shrink_duration(struct hunt *h, struct heval *best, int k)
         }
 }
 
-static void shrink_lines(struct hunt *h, struct heval *best, int k)
+/* One pass of shrink_lines(): each unit -- a line, or with @sections a
+ * whole section but [scenario] -- deleted on its own.  Did it take any? */
+static bool delete_units(struct hunt *h, struct heval *best, int k, const char *mechanism, bool sections)
 {
-        char mechanism[sizeof(best->mechanism[0])];
         struct heval evs[HUNT_BATCH];
         int from = 0;
+        bool any = false;
 
-        g_strlcpy(mechanism, best->mechanism[k], sizeof(mechanism));
         while (!cli_interrupt_status()) {
                 g_auto(GStrv) lines = g_strsplit(best->text, "\n", -1);
-                int n = (int)g_strv_length(lines), at[HUNT_BATCH], m = 0, took = -1;
+                int n = (int)g_strv_length(lines), at[HUNT_BATCH], to[HUNT_BATCH], m = 0, took = -1;
 
                 /* the next lines that say something: not blank, not a section's name,
                  * and not the run's length, seed or memory limit -- kept so that the finding
                  * replays as fast, and at the limit, it was found at */
-                for (int i = from; i < n && m < HUNT_BATCH; i++)
-                        if (*lines[i] && *lines[i] != '[' && !g_str_has_prefix(lines[i], "duration=") &&
-                            !g_str_has_prefix(lines[i], "seed=") && !g_str_has_prefix(lines[i], "memory_limit="))
-                                at[m++] = i;
+                for (int i = from; i < n && m < HUNT_BATCH; i++) {
+                        if (sections && *lines[i] == '[' && strcmp(lines[i], "[scenario]") != 0) {
+                                at[m] = i;
+                                for (to[m] = i + 1; to[m] < n && *lines[to[m]] != '['; to[m]++)
+                                        ;
+                                m++;
+                        } else if (!sections && *lines[i] && *lines[i] != '[' &&
+                                   !g_str_has_prefix(lines[i], "duration=") && !g_str_has_prefix(lines[i], "seed=") &&
+                                   !g_str_has_prefix(lines[i], "memory_limit=")) {
+                                at[m] = i;
+                                to[m++] = i + 1;
+                        }
+                }
                 if (m == 0)
                         break;
                 for (int j = 0; j < m; j++) {
                         GString *t = g_string_new(NULL);
 
                         for (int i = 0; i < n; i++)
-                                if (i != at[j])
+                                if (i < at[j] || i >= to[j])
                                         g_string_append_printf(t, "%s%s", lines[i], i + 1 < n ? "\n" : "");
                         memset(&evs[j], 0, sizeof(evs[j]));
                         evs[j].s = best->s;
@@ -915,8 +920,33 @@ static void shrink_lines(struct hunt *h, struct heval *best, int k)
                 }
                 ask_about(h, evs, m, k);
                 took = take_first_failing(h, evs, m, best, k, mechanism);
-                /* after a deletion the next line has the deleted one's index */
+                any = any || took >= 0;
+                /* after a deletion the next unit has the deleted one's index */
                 from = took >= 0 ? at[took] : at[m - 1] + 1;
+        }
+        return any;
+}
+
+/* The last pass (#50): each remaining line of the shrunk scenario deleted on
+ * its own once more -- what the structured steps leave (a hog's affinity or
+ * start time) -- kept when the candidate still loads and fails @k the same
+ * way.  Works on the text: the finding is written from it, and its task
+ * counts in hunt.txt are the structured shrink's. */
+static void shrink_lines(struct hunt *h, struct heval *best, int k)
+{
+        char mechanism[sizeof(best->mechanism[0])];
+
+        g_strlcpy(mechanism, best->mechanism[k], sizeof(mechanism));
+        if (!best->textual) {
+                /* a tree's finding: one pass, after the tree's own steps */
+                delete_units(h, best, k, mechanism, false);
+                return;
+        }
+        /* a corpus file's text has no tree: whole sections (a task, a mutex, an
+         * event), then lines, until a pass takes nothing */
+        for (bool again = true; again && !cli_interrupt_status();) {
+                again = delete_units(h, best, k, mechanism, true);
+                again = delete_units(h, best, k, mechanism, false) || again;
         }
 }
 
@@ -1098,20 +1128,20 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
 
 /* ---- coverage ---- */
 
-/* Every policy state transition and engine event (with its count's
- * bucket, coverage.h) the search has seen, how many candidates took it, and
+/* Every policy state transition and engine event (and pair of one task's
+ * events, coverage.h) the search has seen, how many candidates took it, and
  * the latest that did.  A quarter of each batch mutates the keeper of an
  * edge drawn with weight 1/hits, so the rarest get the most mutations --
  * booster-8state's BOOSTING -> UNBOOST_IDLE (the Jan 2 race) over its
- * everyday IDLE -> BLOCKED; for a module that reports no states, a reader
- * that left its section boosted twice over one that did once -- as a fuzzer
+ * everyday IDLE -> BLOCKED; for a module that reports no states, a boost
+ * that lands on a reader already back on its CPU -- as a fuzzer
  * favours the inputs that reach rare branches.  An edge never seen before
  * weighs 1. */
 struct edges {
         guint32 hits[HUNT_EDGES];
         struct hcand *keeper[HUNT_EDGES];
         int seen;                       /* policy state transitions */
-        int seen_engine;                /* engine (event, bucket) pairs */
+        int seen_engine;                /* engine events and pairs */
 };
 
 /* Count @ev's transitions; it becomes their keeper.  Did it reach one no
@@ -1169,14 +1199,10 @@ static char *engine_events_said(const struct hunt *h, const struct edges *g)
 
         if (!h->cover_engine)
                 return g_string_free(s, FALSE);
-        g_string_append_printf(s, "engine events seen: %d (event, how often) pairs of %d", g->seen_engine,
-                               EE_EVENTS * COVERAGE_BUCKETS);
+        g_string_append_printf(s, "engine events seen: %d (events, and one task's event after another)",
+                               g->seen_engine);
         for (int e = 0; e < EE_EVENTS; e++) {
-                bool any = false;
-
-                for (int b = 0; b < COVERAGE_BUCKETS; b++)
-                        any = any || g->hits[HUNT_POLICY_EDGES + e * COVERAGE_BUCKETS + b];
-                if (!any)
+                if (!g->hits[HUNT_POLICY_EDGES + e])
                         g_string_append_printf(s, "%s%s", never++ ? "; " : "; never reached: ",
                                                coverage_event_name((enum engine_event)e));
         }
@@ -1406,8 +1432,8 @@ static gboolean hsearch_load(struct hunt *h, struct hsearch *st, const char *ide
                              const struct boost_policy_ops *const *ops, const char *path, GError **error)
 {
         g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-        int n = 0;
-        bool ended = false;
+        int n = 1;
+        bool ended = false, named = false;
 
         if (!lines[0] || strcmp(lines[0], "rcuboost hunt state 1") != 0)
                 goto bad;
@@ -1422,6 +1448,7 @@ static gboolean hsearch_load(struct hunt *h, struct hsearch *st, const char *ide
                 if (!strcmp(*l, "end")) {
                         ended = true;
                 } else if (g_str_has_prefix(*l, "identity ")) {
+                        named = true;
                         if (strcmp(rest, identity) != 0) {
                                 g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                                             "--resume: %s was saved by `%s`, not this hunt's `%s`: resume with the "
@@ -1489,7 +1516,7 @@ static gboolean hsearch_load(struct hunt *h, struct hsearch *st, const char *ide
                         goto bad;
                 }
         }
-        if (ended && st->next_seed <= st->seeds->len)
+        if (ended && named && st->next_seed <= st->seeds->len)
                 return TRUE;
 bad:
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--resume: %s:%d: not a hunt's saved state "
@@ -1500,9 +1527,9 @@ bad:
 /* The corpus a fresh hunt begins with, into @st->seeds: the findings of an
  * earlier hunt into the same directory (@old_findings: replayed first, as
  * a regression suite), its corpus (@old_corpus), then the --corpus files
- * (@given: NAME -> text, or the shipped scenarios).  A seed either policy
- * cannot even create on, or that does not load, is left out and said in
- * @skipped.  A corpus file whose "# hunt tree:" line parses is a tree
+ * (@given: NAME -> text, or the shipped scenarios).  A seed that does not
+ * load, or that a policy refuses as a scenario error, is left out and said
+ * in @skipped (a create() that fails on it is a finding: kept).  A corpus file whose "# hunt tree:" line parses is a tree
  * again; any other is text. */
 static void seeds_add(struct hsearch *st, const char *origin, const char *text,
                       const struct boost_policy_ops *const *ops, GString *skipped)
@@ -1524,6 +1551,9 @@ static void seeds_add(struct hsearch *st, const char *origin, const char *text,
         for (int p = 0; sc && p < 2 && ops[p]; p++) {
                 g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = ops[p]->name }, &e);
 
+                /* a create() that fails on a seed is the policy's finding, not the seed's fault */
+                if (!sim && g_error_matches(e, POLICY_ERROR, POLICY_ERROR_CREATE))
+                        g_clear_error(&e);
                 if (!sim)
                         break;
         }
@@ -1666,7 +1696,8 @@ int cli_hunt(int argc, char **argv)
                   "With --isolate: a candidate's evaluation that takes longer hangs (default 30s)", "T" },
                 { "corpus", 0, 0, G_OPTION_ARG_FILENAME, &corpus_given,
                   "Scenario files (a directory's *.scn, or one file) run first and then varied, beside generated "
-                  "ones (default: the shipped scenarios; none: only generated)", "DIR|FILE|none" },
+                  "ones (shipped, the default: the shipped scenarios; none: only generated)",
+                  "DIR|FILE|shipped|none" },
                 { "resume", 0, 0, G_OPTION_ARG_NONE, &resume,
                   "Go on with the hunt in --out where it stopped (its hunt.state): the same findings as a hunt "
                   "never stopped, with the same --budget", NULL },
@@ -1871,10 +1902,11 @@ int cli_hunt(int argc, char **argv)
                 /* an earlier hunt's findings and corpus, read before the directory is emptied */
                 g_autoptr(GString) skipped = g_string_new(NULL);
                 GTree *old_findings = scn_files(findings_dir), *old_corpus = scn_files(corpus_dir);
-                GTree *given = !corpus_given ? shipped_scenarios()
-                               : strcmp(corpus_given, "none") != 0 ? scn_files(corpus_given) : NULL;
+                bool shipped = !corpus_given || !strcmp(corpus_given, "shipped");
+                bool none = corpus_given && !strcmp(corpus_given, "none");
+                GTree *given = shipped ? shipped_scenarios() : !none ? scn_files(corpus_given) : NULL;
 
-                if (corpus_given && strcmp(corpus_given, "none") != 0 && !given) {
+                if (!shipped && !none && !given) {
                         /* one file is a corpus of one */
                         char *text = NULL;
 

@@ -319,11 +319,19 @@ static bool edit(gsl_rng *r, struct lines *l, int what)
 
 char *scnedit_mutate(gsl_rng *r, const char *text)
 {
-        struct lines l;
+        /* an edit that does not apply here (no affinity line to change), or that
+         * changes nothing (a priority set to itself), draws again */
+        for (int tries = 0; tries < 16; tries++) {
+                struct lines l;
+                bool applied;
+                char *edited;
 
-        lines_split(text, &l);
-        /* an edit that does not apply here (no affinity line to change) draws again */
-        for (int tries = 0; tries < 16 && !edit(r, &l, (int)gsl_rng_uniform_int(r, 9)); tries++)
-                ;
-        return lines_join(&l);
+                lines_split(text, &l);
+                applied = edit(r, &l, (int)gsl_rng_uniform_int(r, 9));
+                edited = lines_join(&l);
+                if (applied && strcmp(edited, text) != 0)
+                        return edited;
+                g_free(edited);
+        }
+        return g_strdup(text);
 }

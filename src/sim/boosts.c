@@ -31,10 +31,10 @@ void boosts_reader_blocked(struct sim *sim, struct task *t, bool preempted)
 
         tr->first_switch_out = tr->blocked_at < 0;
         if (sim->events_on) {
-                sim_count_event(sim, !tr->first_switch_out ? EE_BLOCK_AGAIN
+                /* a boosted reader switched out is its own state, for the pairs */
+                sim_count_task_event(sim, t, tr->boosted_at >= 0 ? EE_BLOCK_BOOSTED
+                                     : !tr->first_switch_out ? EE_BLOCK_AGAIN
                                      : preempted ? EE_BLOCK_PREEMPTED : EE_BLOCK_ON_MUTEX);
-                if (tr->boosted_at >= 0)
-                        sim_count_event(sim, EE_BLOCK_BOOSTED);
                 if (t->rcu_nesting > 1)
                         sim_count_event(sim, EE_BLOCK_NESTED);
                 if (t->held.head)
@@ -74,16 +74,17 @@ static bool policy_decides(const struct task *t)
 }
 
 /* Coverage: how a boost began (@t is now boosted, and was not). */
-static void count_boost(struct sim *sim, const struct task *t)
+static void count_boost(struct sim *sim, struct task *t)
 {
         int scenario_pi, policy_pi;
 
+        /* the event first, its attributes (RT, through a lock) as counts only */
         if (t->rcu_nesting == 0)
-                sim_count_event(sim, EE_BOOST_OUTSIDE);
-        else if (t->boost_tr.blocked_at < 0)
-                sim_count_event(sim, EE_BOOST_RUNNING);
+                sim_count_task_event(sim, t, EE_BOOST_OUTSIDE);
+        else if (t->state == TASK_RUNNING)     /* back on a CPU before the boost landed */
+                sim_count_task_event(sim, t, EE_BOOST_RUNNING);
         else
-                sim_count_event(sim, t->blocked_on ? EE_BOOST_ON_MUTEX : EE_BOOST_PREEMPTED);
+                sim_count_task_event(sim, t, t->blocked_on ? EE_BOOST_ON_MUTEX : EE_BOOST_PREEMPTED);
         if (t->normal_prio < PRIO_MAX_RT)
                 sim_count_event(sim, EE_BOOST_RT);
         mutex_pi_prio_split(t, &scenario_pi, &policy_pi);
@@ -94,7 +95,7 @@ static void count_boost(struct sim *sim, const struct task *t)
 /* Coverage: @t's priority changed, and a scenario's mutex decides it --
  * inherited from a waiter, perhaps a boosted one, perhaps while @t waits
  * on a mutex itself (a chain). */
-static void count_inheritance(struct sim *sim, const struct task *t, int old_prio)
+static void count_inheritance(struct sim *sim, struct task *t, int old_prio)
 {
         int scenario_pi, policy_pi;
 
@@ -103,7 +104,7 @@ static void count_inheritance(struct sim *sim, const struct task *t, int old_pri
         mutex_pi_prio_split(t, &scenario_pi, &policy_pi);
         if (scenario_pi != t->prio || scenario_pi >= t->normal_prio)
                 return;
-        sim_count_event(sim, EE_PI_INHERIT);
+        sim_count_task_event(sim, t, EE_PI_INHERIT);
         for (GList *l = t->held.head; l; l = l->next) {
                 const struct mutex *m = l->data;
                 const struct task *w = m->waiters.head ? m->waiters.head->data : NULL;
@@ -130,7 +131,7 @@ void boosts_prio_changed(struct sim *sim, struct task *t, int old_prio)
 
         if (was && now) {
                 if (t->prio != old_prio) {
-                        sim_count_event(sim, t->prio < old_prio ? EE_REBOOST_UP : EE_REBOOST_DOWN);
+                        sim_count_task_event(sim, t, t->prio < old_prio ? EE_REBOOST_UP : EE_REBOOST_DOWN);
                         sim_log_boost(sim, t, "reboost", old_prio);
                 }
         } else if (now) {
@@ -143,7 +144,7 @@ void boosts_prio_changed(struct sim *sim, struct task *t, int old_prio)
                 sim_log_boost(sim, t, "boost", old_prio);
         } else if (was) {
                 /* at the unlock itself is the everyday unboost (the policy's reader_unlock) */
-                sim_count_event(sim, tr->outside_since < 0 ? EE_UNBOOST_IN_SECTION
+                sim_count_task_event(sim, t, tr->outside_since < 0 ? EE_UNBOOST_IN_SECTION
                                      : sim->now == tr->outside_since ? EE_UNBOOST_AT_UNLOCK
                                      : sim->now - tr->outside_since > sim->tick_ns ? EE_UNBOOST_LATE
                                      : EE_UNBOOST_OUTSIDE);
@@ -159,10 +160,10 @@ void boosts_prio_changed(struct sim *sim, struct task *t, int old_prio)
         }
 }
 
-void boosts_reader_unlocked(struct sim *sim, const struct task *t)
+void boosts_reader_unlocked(struct sim *sim, struct task *t)
 {
         if (t->boost_tr.boosted_at >= 0)
-                sim_count_event(sim, EE_LEAVE_SECTION_BOOSTED);
+                sim_count_task_event(sim, t, EE_LEAVE_SECTION_BOOSTED);
 }
 
 bool boosts_is_boosted(const struct task *t)

@@ -62,7 +62,7 @@ void boost_track_init(struct boost_track *tr);
 void boosts_reader_blocked(struct sim *sim, struct task *t, bool preempted);
 void boosts_reader_done(struct sim *sim, struct task *t);
 /* After the policy heard of the unlock: coverage of a boost it left in place. */
-void boosts_reader_unlocked(struct sim *sim, const struct task *t);
+void boosts_reader_unlocked(struct sim *sim, struct task *t);
 void boosts_prio_changed(struct sim *sim, struct task *t, int old_prio);
 
 /* For policies: is @t boosted (above)?  Is the switch-out reader_blocked()

@@ -2,7 +2,6 @@
 #include "coverage.h"
 
 #include <glib.h>
-#include <string.h>
 
 static const char *const names[EE_EVENTS] = {
         [EE_BOOST_PREEMPTED] = "a boost of a preempted reader",
@@ -43,30 +42,4 @@ static const char *const names[EE_EVENTS] = {
 const char *coverage_event_name(enum engine_event e)
 {
         return e < EE_EVENTS ? names[e] : "?";
-}
-
-int coverage_bucket(uint32_t count)
-{
-        if (count <= 3)
-                return (int)count - 1;
-        if (count < 8)
-                return 3;
-        if (count < 16)
-                return 4;
-        if (count < 32)
-                return 5;
-        return count < 128 ? 6 : 7;
-}
-
-void coverage_engine_bits(const uint32_t *counts, uint64_t *bits)
-{
-        memset(bits, 0, COVERAGE_ENGINE_WORDS * sizeof(*bits));
-        for (int e = 0; e < EE_EVENTS; e++) {
-                int bit;
-
-                if (!counts[e])
-                        continue;
-                bit = e * COVERAGE_BUCKETS + coverage_bucket(counts[e]);
-                bits[bit / 64] |= UINT64_C(1) << (bit % 64);
-        }
 }

@@ -8,11 +8,14 @@
  * that comes late, a kernel thread kept waiting at a tick -- and hunt steers
  * toward the rare ones as it does toward a policy's rare transitions (#50).
  *
- * A run's coverage is a set of (event, how often) pairs: each event's count
- * falls in one of eight buckets (1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+),
- * as AFL buckets branch hit counts, so that "the boost came late twice"
- * differs from "once" and the search has a slope to climb.  Counting costs
- * one test per event when a run does not count coverage.
+ * A run's coverage is the events it saw, and for each task the pairs of
+ * one event and the next (a boost of a preempted reader, then its unlock
+ * leaving the boost in place): the engine's own state transitions, which
+ * steer as a policy's do.  Counts of each event, AFL's hit-count buckets,
+ * were tried first: they made many more edges, most of them everyday
+ * events at another count, and steered no better than nothing (measured:
+ * docs/hunt.md).  Counting costs one test per event when a run does not
+ * count coverage.
  */
 #ifndef RCUBOOST_COVERAGE_H
 #define RCUBOOST_COVERAGE_H
@@ -68,15 +71,13 @@ enum engine_event {
         EE_EVENTS
 };
 
-#define COVERAGE_BUCKETS 8
-/* A run's engine coverage: bit COVERAGE_BUCKETS * event + bucket. */
-#define COVERAGE_ENGINE_WORDS ((EE_EVENTS * COVERAGE_BUCKETS + 63) / 64)
+#define COVERAGE_PAIR_WORDS ((EE_EVENTS * EE_EVENTS + 63) / 64)
+/* A run's engine coverage: word 0, bit E: event E seen; then, in the
+ * COVERAGE_PAIR_WORDS words after it, bit A * EE_EVENTS + B: a task's
+ * event B right after its event A. */
+#define COVERAGE_ENGINE_WORDS (1 + COVERAGE_PAIR_WORDS)
 
-/* "a reader left its section still boosted": for hunt.txt. */
+/* "a reader's unlock leaving its boost in place": for hunt.txt. */
 const char *coverage_event_name(enum engine_event e);
-/* The bucket of @count (> 0): 0 for 1, ... 7 for 128 and more. */
-int coverage_bucket(uint32_t count);
-/* @counts, one per event, as bits into @bits (COVERAGE_ENGINE_WORDS words, cleared first). */
-void coverage_engine_bits(const uint32_t *counts, uint64_t *bits);
 
 #endif

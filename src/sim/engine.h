@@ -131,7 +131,7 @@ struct sim {
         /* sim_options.coverage: the engine's own events, counted for any policy
          * (coverage.h); last, so that a module's offsets above do not move */
         bool events_on;
-        uint32_t events[EE_EVENTS];
+        uint64_t events[COVERAGE_ENGINE_WORDS]; /* as sim_engine_coverage() gives them */
 };
 
 /* Charge @n operations of @kind to task @t: it burns the time before its
@@ -182,10 +182,25 @@ static inline void sim_cover(struct sim *sim, struct task *t)
         t->policy_state_seen = s;
 }
 /* Coverage (sim_options.coverage): the engine saw event @e (coverage.h). */
+G_STATIC_ASSERT(EE_EVENTS <= 64);
 static inline void sim_count_event(struct sim *sim, enum engine_event e)
 {
         if (sim->events_on)
-                sim->events[e]++;
+                sim->events[0] |= UINT64_C(1) << e;
+}
+/* ... event @e of task @t: also the pair of its last event and this one,
+ * as a policy's state_of() gives transitions. */
+static inline void sim_count_task_event(struct sim *sim, struct task *t, enum engine_event e)
+{
+        if (!sim->events_on)
+                return;
+        sim->events[0] |= UINT64_C(1) << e;
+        if (t->last_event >= 0) {
+                int bit = t->last_event * EE_EVENTS + (int)e;
+
+                sim->events[1 + bit / 64] |= UINT64_C(1) << (bit % 64);
+        }
+        t->last_event = (int)e;
 }
 /* Record a boost.csv row: @t's effective priority went from @old_prio to
  * its current one because of @what ("boost", "unboost", "reboost"). */

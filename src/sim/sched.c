@@ -144,10 +144,10 @@ static struct cpu *busiest_fair(struct sim *sim, int self)
 static void cpu_rank_changed(struct sim *sim, struct cpu *cpu);
 
 /* Coverage: @t queued on a CPU other than the one it was on. */
-static void count_migration(struct sim *sim, const struct task *t)
+static void count_migration(struct sim *sim, struct task *t)
 {
         if (t->prio < t->normal_prio)
-                sim_count_event(sim, EE_MIGRATE_BOOSTED);
+                sim_count_task_event(sim, t, EE_MIGRATE_BOOSTED);
         if (t->rcu_nesting > 0)
                 sim_count_event(sim, EE_MIGRATE_IN_SECTION);
 }
@@ -951,7 +951,7 @@ void sched_set_boost_prio(struct sim *sim, struct task *t, int prio, enum boost_
 void sched_set_class(struct sim *sim, struct task *t, const struct sched_spec *spec)
 {
         if (t->prio < t->normal_prio)
-                sim_count_event(sim, EE_CLASS_CHANGE_BOOSTED);
+                sim_count_task_event(sim, t, EE_CLASS_CHANGE_BOOSTED);
         if (t->rcu_nesting > 0)
                 sim_count_event(sim, EE_CLASS_CHANGE_IN_SECTION);
         t->sched = *spec;
@@ -965,7 +965,7 @@ void sched_set_class(struct sim *sim, struct task *t, const struct sched_spec *s
 void sched_set_affinity(struct sim *sim, struct task *t, const struct cpumask *mask)
 {
         if (t->prio < t->normal_prio)
-                sim_count_event(sim, EE_AFFINITY_CHANGE_BOOSTED);
+                sim_count_task_event(sim, t, EE_AFFINITY_CHANGE_BOOSTED);
         task_set_affinity(t, mask, sim->ncpus);
         if (cpumask_test(mask, t->cpu))
                 return;

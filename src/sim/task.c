@@ -29,6 +29,7 @@ static struct task *task_alloc(struct sim *sim, const char *name)
         t->boost_prio = PRIO_NONE;
         boost_track_init(&t->boost_tr);
         t->policy_state_seen = -1;
+        t->last_event = -1;
         t->timeout_cpu = -1;
         heap_node_init(&t->rq_node);
         event_init(&t->run_ev, run_event);

@@ -159,6 +159,10 @@ struct task {
         /* 128 bytes (1,024 CPUs), read when the task is placed, unless any_cpu;
          * set with task_set_affinity() */
         struct cpumask affinity;
+
+        /* coverage (coverage.h): the last engine event of this task, or -1;
+         * last, so that a module's offsets above do not move */
+        int last_event;
 };
 
 static inline void task_set_affinity(struct task *t, const struct cpumask *mask, int ncpus)
