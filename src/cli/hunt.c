@@ -227,26 +227,143 @@ static GArray *default_props(void)
 
 /* ---- evaluating a candidate ---- */
 
-/* How a run failed @pr, for telling findings apart, in @buf: a boost left
- * behind was never undone or was undone late; else the state of the first
- * reader the stall report names ("preempted", "blocked on a mutex"), with
- * " (RT)" for a reader of an RT class (a hole of its own: the Nov 2006 code
- * boosts none), or a kernel thread that could not run, or "no stall". */
-static void mechanism_of(const struct hprop *pr, const struct report *r, char *buf, size_t size)
+/* The stall report's first kernel thread that could not run and is the
+ * policy's own (its booster), or else one whose schedule_timeout() expired
+ * unseen (a timer's thread starved): its index, or -1; @policy says which. */
+static int starved_kthread(const struct report *r, const struct sim *sim, bool *policy)
+{
+        double n = 0;
+        int timer = -1;
+
+        report_lookup(r, "stall_report.kthread_count", &n);
+        for (int i = 0; i < (int)n; i++) {
+                char key[64];
+                const char *task, *why;
+
+                g_snprintf(key, sizeof(key), "stall_report.kthreads.%d.task", i);
+                task = report_lookup_string(r, key);
+                g_snprintf(key, sizeof(key), "stall_report.kthreads.%d.why", i);
+                why = report_lookup_string(r, key);
+                if (task && sim && sim_is_policy_thread(sim, task)) {
+                        *policy = true;
+                        return i;
+                }
+                if (timer < 0 && why && strstr(why, "schedule_timeout() expired"))
+                        timer = i;
+        }
+        *policy = false;
+        return timer;
+}
+
+/* How a run failed @pr, for telling findings apart, in @buf (#50: the
+ * cause, not only the reader's state).  A boost left behind was never
+ * undone or was undone late.  A stall: the policy's own thread could not
+ * run (whatever state the reader was left in: one hog above the booster is
+ * one finding), or a timer it waits on expired in a thread that could not
+ * run; else the first reader the stall report names, its state
+ * ("preempted", "blocked on a mutex"), " (RT)" for a reader of an RT class
+ * (a hole of its own: the Nov 2006 code boosts none), and whether it was
+ * boosted then -- boosted and still kept off its CPU is another fault than
+ * never boosted; or another kernel thread that could not run, or "no
+ * stall". */
+static void mechanism_of(const struct hprop *pr, const struct report *r, const struct sim *sim, char *buf,
+                         size_t size)
 {
         const char *state = report_lookup_string(r, "stall_report.readers.0.state");
-        const char *prio = report_lookup_string(r, "stall_report.readers.0.normal_prio");
+        const char *normal = report_lookup_string(r, "stall_report.readers.0.normal_prio");
+        const char *prio = report_lookup_string(r, "stall_report.readers.0.prio");
         double kthreads = 0, still = 0;
+        bool policy = false;
 
         if (pr->per_tick)
                 g_strlcpy(buf, report_lookup(r, "policy_stats.readers_still_boosted", &still) && still > 0
                                ? "never unboosted" : "unboosted late", size);
+        else if (starved_kthread(r, sim, &policy) >= 0)
+                g_strlcpy(buf, policy ? "the policy's thread starved" : "a timer's thread starved", size);
         else if (state)
-                g_snprintf(buf, size, "%s%s", state, prio && g_str_has_prefix(prio, "rt:") ? " (RT)" : "");
+                g_snprintf(buf, size, "%s%s, %s", state, normal && g_str_has_prefix(normal, "rt:") ? " (RT)" : "",
+                           !strcmp(state, "running") ? "running"
+                           : prio && normal && strcmp(prio, normal) != 0 ? "boosted" : "not boosted");
         else if (report_lookup(r, "stall_report.kthread_count", &kthreads) && kthreads > 0)
                 g_strlcpy(buf, "a kernel thread starved", size);
         else
                 g_strlcpy(buf, "no stall", size);
+}
+
+/* The finding's story, from its failing run @sim: who held the grace
+ * period and what kept it, or which boost stayed and what happened to the
+ * boosted task first (@bits: the run's engine events, coverage.h). */
+static char *cause_of(const struct hprop *pr, const struct report *r, const struct sim *sim, const uint64_t *bits)
+{
+        GString *s = g_string_new(NULL);
+        bool policy = false;
+        int k = starved_kthread(r, sim, &policy);
+        char key[64];
+        double kthreads = 0;
+
+        if (pr->per_tick) {
+                static const struct {
+                        enum engine_event e;
+                        const char *what;
+                } after[] = {
+                        { EE_MIGRATE_BOOSTED, "a boosted task moved to another CPU" },
+                        { EE_CLASS_CHANGE_BOOSTED, "a boosted task's class changed" },
+                        { EE_AFFINITY_CHANGE_BOOSTED, "a boosted task's affinity changed" },
+                        { EE_PI_FROM_BOOST, "a boost travelled through a mutex to its owner" },
+                        { EE_BOOST_OUTSIDE, "a task was boosted outside any section" },
+                        { EE_BOOST_RUNNING, "a boost landed on a reader already back on its CPU" },
+                        { EE_LEAVE_SECTION_BOOSTED, "a reader's unlock left its boost in place" },
+                        { EE_UNBOOST_LATE, "an unboost came over a tick after the section's end" },
+                };
+                int n = 0;
+
+                for (size_t i = 0; i < G_N_ELEMENTS(after); i++)
+                        if (bits[0] >> after[i].e & 1)
+                                g_string_append_printf(s, "%s%s", n++ ? "; " : "In the failing run ", after[i].what);
+                if (!n)
+                        g_string_append(s, "In the failing run no boost outlived its section at the unlock");
+                return g_string_free(s, FALSE);
+        }
+        /* no reader to tell of: the first kernel thread that could not run */
+        if (k < 0 && !report_lookup_string(r, "stall_report.readers.0.task") &&
+            report_lookup(r, "stall_report.kthread_count", &kthreads) && kthreads > 0)
+                k = 0;
+        if (k >= 0) {
+                g_snprintf(key, sizeof(key), "stall_report.kthreads.%d.task", k);
+                const char *task = report_lookup_string(r, key);
+
+                g_snprintf(key, sizeof(key), "stall_report.kthreads.%d.prio", k);
+                const char *prio = report_lookup_string(r, key);
+
+                g_snprintf(key, sizeof(key), "stall_report.kthreads.%d.cpu_runs", k);
+                const char *runs = report_lookup_string(r, key);
+
+                g_snprintf(key, sizeof(key), "stall_report.kthreads.%d.cpu", k);
+                double cpu = 0;
+
+                report_lookup(r, key, &cpu);
+                g_snprintf(key, sizeof(key), "stall_report.kthreads.%d.why", k);
+                const char *why = report_lookup_string(r, key);
+
+                if (policy)
+                        g_string_append_printf(s, "The policy's thread %s (%s) could not run: CPU %.0f runs %s",
+                                               task ? task : "?", prio ? prio : "?", cpu, runs ? runs : "?");
+                else
+                        g_string_append_printf(s, "%s (%s) could not run: %s; CPU %.0f runs %s", task ? task : "?",
+                                               prio ? prio : "?", why ? why : "?", cpu, runs ? runs : "?");
+        } else if (report_lookup_string(r, "stall_report.readers.0.task")) {
+                const char *task = report_lookup_string(r, "stall_report.readers.0.task");
+                const char *runs = report_lookup_string(r, "stall_report.readers.0.cpu_runs");
+                const char *chain = report_lookup_string(r, "stall_report.readers.0.mutex_chain");
+                double cpu = 0;
+
+                report_lookup(r, "stall_report.readers.0.cpu", &cpu);
+                g_string_append_printf(s, "The grace period waits for %s on CPU %.0f, which runs %s", task, cpu,
+                                       runs ? runs : "?");
+                if (chain && *chain)
+                        g_string_append_printf(s, "; it %s", chain);
+        }
+        return g_string_free(s, FALSE);
 }
 
 struct hunt;
@@ -269,7 +386,7 @@ struct heval {
         char *why;
         int fails[2][HUNT_MAX_PROPS];   /* [P, Q][property]: failing seeds */
         uint64_t first_fail[HUNT_MAX_PROPS]; /* P's first failing seed per property */
-        char mechanism[HUNT_MAX_PROPS][32]; /* ... and how it failed there (mechanism_of()) */
+        char mechanism[HUNT_MAX_PROPS][64]; /* ... and how it failed there (mechanism_of()) */
         double margin;                  /* P's nearest approach to failing (1: at the bound), less Q's */
         uint64_t cov[HUNT_COV_WORDS];   /* P's policy state transitions over its runs (sim_policy_coverage()),
                                          * then its engine events (sim_engine_coverage()) */
@@ -350,14 +467,15 @@ static int prop_of_kind(const struct hunt *h, enum hkind kind)
 
 /* Policy @p failed property @k at @seed: counted; P's first failure
  * says how, from its report @r (mechanism_of()), else @how. */
-static void note_fail(const struct hunt *h, struct heval *ev, int p, int k, uint64_t seed, const struct report *r,
-                      const char *how)
+static void note_fail(const struct hunt *h, struct heval *ev, int p, int k, uint64_t seed, const struct sim *sim,
+                      const struct report *r, const char *how)
 {
         if (ev->fails[p][k]++ || p != 0)
                 return;
         ev->first_fail[k] = seed;
         if (r)
-                mechanism_of(&g_array_index(h->props, struct hprop, k), r, ev->mechanism[k], sizeof(ev->mechanism[k]));
+                mechanism_of(&g_array_index(h->props, struct hprop, k), r, sim, ev->mechanism[k],
+                             sizeof(ev->mechanism[k]));
         else
                 g_strlcpy(ev->mechanism[k], how, sizeof(ev->mechanism[k]));
 }
@@ -407,7 +525,7 @@ static void eval_in_process(struct hunt *h, struct heval *ev)
 
                         if (!sim && g_error_matches(e, POLICY_ERROR, POLICY_ERROR_CREATE)) {
                                 /* the policy cannot run this scenario: a finding, not a bad candidate */
-                                note_fail(h, ev, p, prop_of_kind(h, HPROP_CREATE), seed, NULL, "create() failed");
+                                note_fail(h, ev, p, prop_of_kind(h, HPROP_CREATE), seed, NULL, NULL, "create() failed");
                                 ev->runs++;
                                 g_clear_error(&e);
                                 continue;
@@ -438,7 +556,7 @@ static void eval_in_process(struct hunt *h, struct heval *ev)
                                         fail = !finished && g_error_matches(e, POLICY_ERROR, POLICY_ERROR_CONTRACT);
                                         if (fail) {
                                                 hook_of(e->message, hook, sizeof(hook));
-                                                note_fail(h, ev, p, (int)k, seed, NULL, hook);
+                                                note_fail(h, ev, p, (int)k, seed, NULL, NULL, hook);
                                                 continue;
                                         }
                                 } else if (pr->kind != HPROP_EXPECT) {
@@ -463,7 +581,7 @@ static void eval_in_process(struct hunt *h, struct heval *ev)
                                         worst[p][k] = MAX(worst[p][k], margin);
                                 }
                                 if (fail)
-                                        note_fail(h, ev, p, (int)k, seed, sim_report(sim), "-");
+                                        note_fail(h, ev, p, (int)k, seed, sim, sim_report(sim), "-");
                         }
                         if (p == 0 && h->cover_policy)
                                 for (int w = 0; w < 64; w++)
@@ -587,7 +705,7 @@ static int eval_child(struct hunt *h)
  * there, and the candidate's other seeds are not run -- the finding is made. */
 static void child_failed(struct hunt *h, struct heval *ev, int p, uint64_t seed, enum hkind kind, const char *how)
 {
-        note_fail(h, ev, p, prop_of_kind(h, kind), seed, NULL, how);
+        note_fail(h, ev, p, prop_of_kind(h, kind), seed, NULL, NULL, how);
         ev->runs++;
 }
 
@@ -997,6 +1115,25 @@ static char *shown_path(const char *msg, const char *held, const char *given)
         return g_strdup(s->str);
 }
 
+/* cause_of() the failing run: P's at @seed, again, counting coverage (which changes nothing it outputs). */
+static char *finding_cause(const struct hunt *h, const struct heval *ev, const struct hprop *pr, uint64_t seed)
+{
+        g_autoptr(RcbScenario) sc = scenario_load_data(ev->text, "finding.scn", NULL, NULL);
+        g_autoptr(RcbSim) sim = sc ? sim_new(sc, &(struct sim_options){ .policy = h->policy[0], .seed = seed,
+                                                                        .seed_set = true, .coverage = true }, NULL)
+                                   : NULL;
+        uint64_t bits[COVERAGE_ENGINE_WORDS];
+
+        if (!sim)
+                return NULL;
+        sim_run(sim);
+        sim_finish(sim, NULL);
+        if (!sim_report(sim))
+                return NULL;
+        sim_engine_coverage(sim, bits);
+        return cause_of(pr, sim_report(sim), sim, bits);
+}
+
 static gboolean write_finding(struct hunt *h, const char *dir, int number, const struct heval *ev, int k,
                               uint64_t hunt_seed, const char *no_policy, GError **error)
 {
@@ -1026,7 +1163,7 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
         const char *what = pr->kind == HPROP_CONTRACT ? "the breach: "
                            : pr->kind != HPROP_EXPECT ? ""
                            : pr->per_tick ? "the boost: "
-                           : strcmp(how, "no stall") && strcmp(how, "a kernel thread starved")
+                           : strcmp(how, "no stall") && !strstr(how, "thread starved")
                            ? "the stall report's first reader: " : "";
 
         g_string_append_printf(head, "# %s fails %s in %d of %d seeds (the first: seed %" G_GUINT64_FORMAT
@@ -1050,6 +1187,12 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                         g_string_append_printf(head, ".\n# It needs a parameter off its default: %s=%s (default %s); "
                                                "with the default the shrinker found no failure", pk->name,
                                                ev->s.value, pk->default_value);
+        }
+        if (pr->kind == HPROP_EXPECT) {
+                g_autofree char *cause = finding_cause(h, ev, pr, seed);
+
+                if (cause && *cause)
+                        g_string_append_printf(head, ".\n# %s", cause);
         }
         g_string_append_printf(head, ".\n# `rcuboost check --policies %s%s%s %s` replays it: the %s line fails.\n"
                                "# %s: the failing run's summary, stall report and summary.json.\n\n",

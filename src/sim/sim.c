@@ -663,6 +663,17 @@ const uint64_t *sim_policy_coverage(const struct sim *sim)
         return sim->coverage;
 }
 
+bool sim_is_policy_thread(const struct sim *sim, const char *name)
+{
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                const struct task *t = g_ptr_array_index(sim->tasks, i);
+
+                if (t->policy_thread && !strcmp(t->name, name))
+                        return true;
+        }
+        return false;
+}
+
 void sim_engine_coverage(const struct sim *sim, uint64_t *bits)
 {
         memcpy(bits, sim->events, sizeof(sim->events));

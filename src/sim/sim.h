@@ -50,6 +50,8 @@ struct sim_options {
 /* With sim_options.coverage and a policy with state_of(): the transitions
  * seen, as 64 words of 64 bits (bit T of word F: from state F to T). */
 const uint64_t *sim_policy_coverage(const struct sim *sim);
+/* Is @name a kernel thread the policy made (its booster), not the kernel's? */
+bool sim_is_policy_thread(const struct sim *sim, const char *name);
 /* With sim_options.coverage, for any policy: the engine's events seen
  * (coverage.h), as COVERAGE_ENGINE_WORDS words into @bits. */
 void sim_engine_coverage(const struct sim *sim, uint64_t *bits);
