@@ -60,6 +60,14 @@ _rcuboost()
         --trace-format)
                 COMPREPLY=($(compgen -W "json ftrace dat" -- "$cur"))
                 return ;;
+        --coverage)
+                COMPREPLY=($(compgen -W "both policy engine none" -- "$cur"))
+                return ;;
+        --corpus)
+                local IFS=$'\n'
+                COMPREPLY=($(compgen -W $'shipped\nnone' -- "$cur") $(compgen -d -- "$cur") $(compgen -f -X '!*.scn' -- "$cur"))
+                compopt -o filenames 2>/dev/null
+                return ;;
         --out|-o)
                 _rcuboost_files dirs
                 return ;;
@@ -70,7 +78,7 @@ _rcuboost()
                         compopt -o filenames 2>/dev/null
                         return
                 fi ;;
-        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--cpu|--window|-w|--trace-window|--set|--vary|--metric|-m|--case|--only|--property|--budget|-b|--max-findings)
+        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--cpu|--window|-w|--trace-window|--set|--vary|--metric|-m|--case|--only|--property|--budget|-b|--max-findings|--hang-timeout)
                 return ;;
         esac
         if [[ $cur == -* ]]; then

@@ -1442,7 +1442,8 @@ static char *complete_line(const char *line)
 
 START_TEST(completion_works_in_plain_bash_for_every_command)
 {
-        static const char *const commands[] = { "run", "validate", "compare", "sweep", "bench", "check", "policies" };
+        static const char *const commands[] = { "run", "validate", "compare", "sweep", "bench", "check", "policies",
+                                                "hunt" };
 
         for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
                 g_autofree char *line = g_strdup_printf("rcuboost %s --", commands[i]);
@@ -1474,6 +1475,12 @@ START_TEST(completion_works_in_plain_bash_for_every_command)
                 g_autofree char *all = complete_line("rcuboost run --policy ");
 
                 ck_assert_str_eq(fmt, "dat\n");
+                /* #50: hunt's coverage and corpus */
+                g_autofree char *cov = complete_line("rcuboost hunt --coverage e");
+                g_autofree char *corpus = complete_line("rcuboost hunt --corpus sh");
+
+                ck_assert_str_eq(cov, "engine\n");
+                ck_assert_str_eq(corpus, "shipped\n");
                 ck_assert_str_eq(all, "none\nbooster\nbooster-8state\npi-lock\nrostedt-2007\nrcu-boost\n");
                 /* -v is --verbose: it takes no value, so options follow as for run */
                 ck_assert_ptr_nonnull(strstr(after_v, "--trace\n"));
