@@ -281,9 +281,9 @@ static void mechanism_of(const struct hprop *pr, const struct report *r, const s
         else if (starved_kthread(r, sim, &policy) >= 0)
                 g_strlcpy(buf, policy ? "the policy's thread starved" : "a timer's thread starved", size);
         else if (state)
-                g_snprintf(buf, size, "%s%s, %s", state, normal && g_str_has_prefix(normal, "rt:") ? " (RT)" : "",
-                           !strcmp(state, "running") ? "running"
-                           : prio && normal && strcmp(prio, normal) != 0 ? "boosted" : "not boosted");
+                g_snprintf(buf, size, "%s%s%s", state, normal && g_str_has_prefix(normal, "rt:") ? " (RT)" : "",
+                           !strcmp(state, "running") ? ""      /* on its CPU: a boost is beside the point */
+                           : prio && normal && strcmp(prio, normal) != 0 ? ", boosted" : ", not boosted");
         else if (report_lookup(r, "stall_report.kthread_count", &kthreads) && kthreads > 0)
                 g_strlcpy(buf, "a kernel thread starved", size);
         else
@@ -1659,7 +1659,8 @@ static gboolean hsearch_load(struct hunt *h, struct hsearch *st, const char *ide
                         goto bad;
                 }
         }
-        if (ended && named && st->next_seed <= st->seeds->len)
+        if (ended && named && st->next_seed <= st->seeds->len && st->ncorpus >= 0 && st->nfound >= 0 &&
+            st->nobody >= 0 && st->nobody <= st->nfound)
                 return TRUE;
 bad:
         g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--resume: %s:%d: not a hunt's saved state "
