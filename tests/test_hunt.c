@@ -470,21 +470,23 @@ START_TEST(a_resumed_hunt_reaches_the_same_findings)
 {
         g_autofree char *dir = temp_dir();
         /* the sanitized run: the generator alone, in a few runs (its memory safety, not its speed) */
-        const char *args = sanitized() ? "--policy none --versus booster --seeds 1 --corpus none --seed 3"
+        const char *args = sanitized() ? "--policy none --versus booster --seeds 1 --seed 3"
                                        : "--policy booster-8state --versus booster --seed 2";
+        /* the corpus is the first run's to choose: --resume goes on with it */
+        const char *corpus = sanitized() ? "--corpus none" : "";
         const char *half = sanitized() ? "24runs" : "700runs", *all = sanitized() ? "48runs" : "1500runs";
         g_autofree char *script = g_strdup_printf(
                 "cd '%s' || exit; B=\"$RCUBOOST_BIN\"; "
-                "$B hunt %s --budget %s --out whole -q > /dev/null; echo whole=$?; "
-                "$B hunt %s --budget %s --out split -q > /dev/null; echo split=$?; "
+                "$B hunt %s %s --budget %s --out whole -q > /dev/null; echo whole=$?; "
+                "$B hunt %s %s --budget %s --out split -q > /dev/null; echo split=$?; "
                 "$B hunt %s --budget %s --out split --resume -q > /dev/null; echo resumed=$?; "
                 /* stopped by a signal, at whatever point of a batch it lands */
-                "$B hunt %s --budget %s --out cut -q > /dev/null & p=$!; sleep 1; kill -INT $p; wait $p; "
+                "$B hunt %s %s --budget %s --out cut -q > /dev/null & p=$!; sleep 1; kill -INT $p; wait $p; "
                 "echo cut=$?; $B hunt %s --budget %s --out cut --resume -q > /dev/null; echo cut_resumed=$?; "
                 "for d in split cut; do grep -v '^time:' whole/hunt.txt > a; grep -v '^time:' $d/hunt.txt > b; "
                 "diff -r -x .rcuboost-manifest -x .rcuboost.lock -x hunt.txt -x hunt.state whole $d && diff a b && "
                 "echo $d SAME; done; ls whole/findings whole/corpus | grep -c scn",
-                dir, args, all, args, half, args, all, args, all, args, all);
+                dir, args, corpus, all, args, corpus, half, args, all, args, corpus, all, args, all);
         struct result r = run_cli_sh(script);
 
         ck_assert_msg(strstr(r.out, "split SAME") && strstr(r.out, "cut SAME") && strstr(r.out, "cut=130"),

@@ -1440,6 +1440,7 @@ struct hsearch {
         GString *log;                   /* hunt.txt's lines on findings and refusals */
         int nfound, nobody;
         int ncorpus;                    /* files in DIR/corpus/ */
+        char *corpus_shown;             /* " --corpus none", as the findings' headers repeat it, or "" */
         guint64 batches;
         double best_margin;
 };
@@ -1472,6 +1473,7 @@ static void hsearch_free(struct hsearch *st)
         edges_free(st->edges);
         g_hash_table_unref(st->found);
         g_string_free(st->log, TRUE);
+        g_free(st->corpus_shown);
 }
 
 /* A candidate on one line: "tree hscn1 ..." or "text ORIGIN ESCAPED-TEXT". */
@@ -1544,8 +1546,9 @@ static void hsearch_save(const struct hunt *h, const struct hsearch *st, const c
         }
         {
                 g_autofree char *esc = g_strescape(st->log->str, NULL);
+                g_autofree char *given = g_strescape(st->corpus_shown ? st->corpus_shown : "", NULL);
 
-                g_string_append_printf(o, "log %s\n", esc);
+                g_string_append_printf(o, "log %s\ncorpus_given %s\n", esc, given);
         }
         for (guint i = 0; i < st->seeds->len; i++) {
                 const struct hcand *c = st->seeds->pdata[i];
@@ -1626,6 +1629,9 @@ static gboolean hsearch_load(struct hunt *h, struct hsearch *st, const char *ide
                         st->next_seed = (guint)atoi(rest);
                 } else if (g_str_has_prefix(*l, "key ")) {
                         g_hash_table_add(st->found, g_strcompress(rest));
+                } else if (g_str_has_prefix(*l, "corpus_given ")) {
+                        g_free(st->corpus_shown);
+                        st->corpus_shown = g_strcompress(rest);
                 } else if (g_str_has_prefix(*l, "log ")) {
                         g_autofree char *log = g_strcompress(rest);
 
@@ -1862,6 +1868,7 @@ int cli_hunt(int argc, char **argv)
         static const char *const ours[] = { "hunt.txt", "hunt.state", "findings/", "corpus/", NULL };
         g_autofree char *corpus_dir = NULL, *corpus_held = NULL, *state_path = NULL, *identity = NULL;
         g_autoptr(GString) checkpoint = g_string_new(NULL);
+        g_autofree char *given_shown = NULL;
         int locks[3] = { -1, -1, -1 };
         static const char *const finding_files[] = { "*.scn", "*.txt", NULL };
         int status = EXIT_OK;
@@ -2014,7 +2021,6 @@ int cli_hunt(int argc, char **argv)
         g_autofree char *props_given = property ? g_strjoinv("' --property '", property) : NULL;
         g_autofree char *props_shown = props_given ? g_strdup_printf(" --property '%s'", props_given) : g_strdup("");
 
-        h.given = props_shown;
         g_autofree char *coverage_shown = coverage && strcmp(coverage, "both") != 0
                                           ? g_strdup_printf(" --coverage %s", coverage) : g_strdup("");
 
@@ -2035,6 +2041,14 @@ int cli_hunt(int argc, char **argv)
         identity = g_strdup_printf("--policy %s%s%s%s%s --seed %" G_GUINT64_FORMAT " --seeds %d", h.replay[0],
                                    h.policy[1] ? " --versus " : "", h.policy[1] ? h.replay[1] : "", props_shown,
                                    coverage_shown, hunt_seed, seeds);
+        /* the options that steer the search, as a finding's header repeats them */
+        if (corpus_given && strcmp(corpus_given, "shipped") != 0) {
+                bool plain = corpus_given[strspn(corpus_given, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                               "0123456789_./-")] == 0;
+                g_autofree char *quoted = plain ? g_strdup(corpus_given) : g_shell_quote(corpus_given);
+
+                st.corpus_shown = g_strdup_printf(" --corpus %s", quoted);
+        }
         if (resume) {
                 g_autofree char *saved = NULL;
 
@@ -2118,6 +2132,8 @@ int cli_hunt(int argc, char **argv)
                 }
         }
         findings_held = g_build_filename(held_out, "findings", NULL);
+        given_shown = g_strconcat(props_shown, coverage_shown, st.corpus_shown ? st.corpus_shown : "", NULL);
+        h.given = given_shown;
         corpus_held = g_build_filename(held_out, "corpus", NULL);
         h.jobs = jobs > 0 ? jobs : (int)g_get_num_processors();
         g_mutex_init(&h.lock);
@@ -2335,13 +2351,13 @@ int cli_hunt(int argc, char **argv)
                 g_autofree char *engine_said = engine_events_said(&h, st.edges);
                 double wall_s = (g_get_monotonic_time() - started_us) / 1e6;
                 g_autofree char *summary = g_strdup_printf(
-                        "rcuboost hunt --policy %s%s%s%s%s --seed %" G_GUINT64_FORMAT " --seeds %d --budget %s\n"
+                        "rcuboost hunt --policy %s%s%s%s --seed %" G_GUINT64_FORMAT " --seeds %d --budget %s\n"
                         "%" G_GUINT64_FORMAT " runs in %" G_GUINT64_FORMAT " batches; %d finding%s%s\n"
                         "nearest approach to failing among the rest: %.3f of the bound\n"
                         "policy state transitions seen: %d\n%s%s"
                         "time: %.2f s of wall time, %.0f runs per second (-j %d)%s\n%s",
-                        h.policy[0], h.policy[1] ? " --versus " : "", h.policy[1] ? h.policy[1] : "", props_shown,
-                        coverage_shown, hunt_seed, seeds, budget ? budget : "1000runs", h.runs, st.batches, st.nfound,
+                        h.policy[0], h.policy[1] ? " --versus " : "", h.policy[1] ? h.policy[1] : "", given_shown,
+                        hunt_seed, seeds, budget ? budget : "1000runs", h.runs, st.batches, st.nfound,
                         st.nfound == 1 ? "" : "s", cli_interrupt_status() ? " (interrupted)" : "", st.best_margin,
                         st.edges->seen, engine_said, st.log->str,
                         wall_s, wall_s > 0 ? (double)h.runs / wall_s : 0, h.jobs,
