@@ -1691,6 +1691,10 @@ static void seeds_add(struct hsearch *st, const char *origin, const char *text,
         GError *e = NULL;
 
         g_strlcpy(c.origin, origin, sizeof(c.origin));
+        /* one word in hunt.state's lines (a file name may hold a space) */
+        for (char *o = c.origin; *o; o++)
+                if (g_ascii_isspace(*o))
+                        *o = '_';
         if (line && hscn_parse(line, ops[0], ops[1], &c.s)) {
                 g_ptr_array_add(st->seeds, g_memdup2(&c, sizeof(c)));
                 return;
