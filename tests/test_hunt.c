@@ -470,11 +470,13 @@ START_TEST(a_resumed_hunt_reaches_the_same_findings)
 {
         g_autofree char *dir = temp_dir();
         /* the sanitized run: the generator alone, in a few runs (its memory safety, not its speed) */
-        const char *args = sanitized() ? "--policy none --versus booster --seeds 1 --seed 3"
+        /* sanitized: a hunt that finds nothing (booster is never worse than none), for the
+         * memory safety of saving and loading the state, not for its findings */
+        const char *args = sanitized() ? "--policy booster --versus none --seeds 1 --seed 3"
                                        : "--policy booster-8state --versus booster --seed 2";
         /* the corpus is the first run's to choose: --resume goes on with it */
         const char *corpus = sanitized() ? "--corpus none" : "";
-        const char *half = sanitized() ? "24runs" : "700runs", *all = sanitized() ? "48runs" : "1500runs";
+        const char *half = sanitized() ? "16runs" : "700runs", *all = sanitized() ? "32runs" : "1500runs";
         g_autofree char *script = g_strdup_printf(
                 "cd '%s' || exit; B=\"$RCUBOOST_BIN\"; "
                 "$B hunt %s %s --budget %s --out whole -q > /dev/null; echo whole=$?; "
@@ -489,8 +491,9 @@ START_TEST(a_resumed_hunt_reaches_the_same_findings)
                 dir, args, corpus, all, args, corpus, half, args, all, args, corpus, all, args, all);
         struct result r = run_cli_sh(script);
 
-        ck_assert_msg(strstr(r.out, "split SAME") && strstr(r.out, "cut SAME") && strstr(r.out, "cut=130"),
-                      "%s%s", r.out, r.err);
+        /* (a sanitized hunt of 32 runs may end before the signal: then it is a second split) */
+        ck_assert_msg(strstr(r.out, "split SAME") && strstr(r.out, "cut SAME") &&
+                      (strstr(r.out, "cut=130") || (sanitized() && strstr(r.out, "cut=0"))), "%s%s", r.out, r.err);
         result_clear(&r);
         if (sanitized())
                 return;

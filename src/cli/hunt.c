@@ -2028,9 +2028,15 @@ int cli_hunt(int argc, char **argv)
         g_autofree char *coverage_shown = coverage && strcmp(coverage, "both") != 0
                                           ? g_strdup_printf(" --coverage %s", coverage) : g_strdup("");
 
-        for (int p = 0; p < 2 && ops[p]; p++)
-                h.replay[p] = policy_module_path(ops[p]) ? g_shell_quote(policy_module_path(ops[p]))
-                                                         : g_strdup(ops[p]->name);
+        /* h.replay's, freed on every way out */
+        g_autofree char *replay_p = policy_module_path(ops[0]) ? g_shell_quote(policy_module_path(ops[0]))
+                                                               : g_strdup(ops[0]->name);
+        g_autofree char *replay_q = !ops[1] ? NULL
+                                    : policy_module_path(ops[1]) ? g_shell_quote(policy_module_path(ops[1]))
+                                    : g_strdup(ops[1]->name);
+
+        h.replay[0] = replay_p;
+        h.replay[1] = replay_q;
         if (!out)
                 out = h.policy[1] ? g_strdup_printf("out/hunt-%s-vs-%s", h.policy[0], h.policy[1])
                                   : g_strdup_printf("out/hunt-%s", h.policy[0]);
@@ -2395,8 +2401,6 @@ int cli_hunt(int argc, char **argv)
         for (int i = 2; i >= 0; i--)
                 output_dir_unlock(locks[i]);
         close(held_fd);
-        g_free(h.replay[0]);
-        g_free(h.replay[1]);
         if (h.child_argv)
                 g_ptr_array_unref(h.child_argv);
         if (cli_interrupt_status())
