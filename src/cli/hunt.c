@@ -2191,11 +2191,8 @@ int cli_hunt(int argc, char **argv)
                         if (how == 2)
                                 hcand_set(&from, &g_array_index(st.near, struct heval,
                                                                 gsl_rng_uniform_int(h.rng, st.near->len)));
-                        else
-                                hcand_set(&from, &(struct heval){ .s = rare->s, .text = rare->text,
-                                                                  .textual = rare->text != NULL });
-                        if (how == 3)
-                                g_strlcpy(from.origin, rare->origin, sizeof(from.origin));
+                        else    /* the keeper as it is, its text the copy's own */
+                                from = *rare, from.text = g_strdup(rare->text);
                         for (int m = 1 + (int)gsl_rng_uniform_int(h.rng, 3); m > 0; m--) {
                                 if (from.text) {
                                         char *edited = scnedit_mutate(h.rng, from.text);
