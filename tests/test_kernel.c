@@ -315,6 +315,44 @@ END_TEST
  * and one running a fair task share CPUPRI_NORMAL, and a CPU is ranked by
  * the most urgent RT task queued there, not only by what runs.  The legacy
  * layer ranks idle below fair, and by the running task alone. */
+/* 6.1 find_lowest_rq() on four CPUs (#57): a waking RT task whose last CPU
+ * runs a pinned RT hog goes to the lowest level's CPUs round robin, from
+ * the waking CPU's cursor (cpumask_any_and_distribute()), not always to the
+ * lowest-numbered -- the kernel spreads rcu_preempt so.  Four tasks, each
+ * woken by its start timer on CPU 0 after the one before has finished:
+ * CPUs 1, 2, 3, then 1 again.  The legacy layer takes CPU 1 each time. */
+START_TEST(find_lowest_rq_spreads_wake_ups_round_robin)
+{
+        for (int source = 0; source < 2; source++) {
+                g_autofree char *text = g_strdup_printf(
+                        "[scenario]\ncpus=4\nkernel=6.1-rt\n%sduration=10ms\nphases=aligned\n" ZERO_COSTS
+                        "[sched]\nrt_runtime=off\n"
+                        "[task:hog]\nsched=fifo:90\naffinity=0\nprogram=compute 50ms\n"
+                        "[task:a]\nsched=fifo:30\nstart=1ms\nprogram=compute 200us\n"
+                        "[task:b]\nsched=fifo:30\nstart=2ms\nprogram=compute 200us\n"
+                        "[task:c]\nsched=fifo:30\nstart=3ms\nprogram=compute 200us\n"
+                        "[task:d]\nsched=fifo:30\nstart=4ms\nprogram=compute 200us\n",
+                        source ? SOURCE : LEGACY);
+                static const char *const names[] = { "a", "b", "c", "d" };
+                static const int want_source[] = { 1, 2, 3, 1 }, want_legacy[] = { 1, 1, 1, 1 };
+                struct scenario *sc;
+                struct sim *sim = sim_from_text(text, "none", &sc);
+
+                for (int i = 0; i < 4; i++) {
+                        struct task *t = find_task(sim, names[i]);
+
+                        ck_assert_int_eq(t->cpu, 0);    /* where it was created */
+                        sim_run_until(sim, MS(i + 1) + US(100));
+                        ck_assert_int_eq(t->state, TASK_RUNNING);
+                        ck_assert_msg(t->cpu == (source ? want_source : want_legacy)[i], "%s, task %s on CPU %d",
+                                      source ? "source" : "legacy", names[i], t->cpu);
+                }
+                sim_free(sim);
+                scenario_free(sc);
+        }
+}
+END_TEST
+
 START_TEST(cpupri_ranks_idle_with_fair_and_counts_queued_rt)
 {
         for (int source = 0; source < 2; source++) {
@@ -370,6 +408,7 @@ int main(void)
         tcase_add_test(tc, fair_tunables_scale_with_the_cpus);
         tcase_add_test(tc, a_pull_skips_a_woken_task_about_to_run);
         tcase_add_test(tc, cpupri_ranks_idle_with_fair_and_counts_queued_rt);
+        tcase_add_test(tc, find_lowest_rq_spreads_wake_ups_round_robin);
         tcase_add_test(tc, bad_layer_keys_are_refused_naming_the_key);
         suite_add_tcase(s, tc);
         return run_suite(s);

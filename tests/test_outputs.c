@@ -299,39 +299,40 @@ END_TEST
 
 /* #48: a sweep plots an outcome's rate (-m stall_rate, with its Wilson
  * interval), plots it of itself where the runs of a point split (rcu-boost
- * on oom.scn: 2 of 10 out of memory at 256 MiB), and re-plots another metric
- * of a finished sweep without running anything again. */
+ * on booster-starvation.scn with the overload kick at 30,000 callbacks: 6 of
+ * 10 out of memory at 128 MiB), and re-plots another metric of a finished
+ * sweep without running anything again. */
 START_TEST(sweep_plots_rates_and_replots)
 {
         g_autofree char *dir = temp_dir();
         g_autofree char *out = g_build_filename(dir, "sw", NULL);
         g_autofree char *row = g_build_filename(out, "runs", "000000", "row.csv", NULL);
         g_autofree char *dat = NULL, *csv = NULL;
-        const char *grid[] = { "sweep", "scenarios/oom.scn", "--vary", "rcu.memory_limit=256MiB,512MiB", "--policies",
-                               "rcu-boost", "--seeds", "10", "--out", out };
+        const char *grid[] = { "sweep", "scenarios/booster-starvation.scn", "--vary", "rcu.memory_limit=128MiB,256MiB",
+                               "--set", "rcu.qhimark=15000", "--policies", "rcu-boost", "--seeds", "10", "--out", out };
         struct result r = run_cli(grid[0], grid[1], grid[2], grid[3], grid[4], grid[5], grid[6], grid[7], grid[8],
-                                  grid[9], NULL);
+                                  grid[9], grid[10], grid[11], NULL);
         GStatBuf before, after;
 
         ck_assert_msg(r.status == 0, "%s", r.err);
         ck_assert_msg(strstr(r.err, "split into out of memory and not: plotting oom_rate"), "%s", r.err);
         result_clear(&r);
         dat = file_contents(out, "sweep-plot.dat");
-        ck_assert_msg(strstr(dat, "\n2.68435e+08 0.2 0.0566822 0.509838 10 2 0\n"), "%s", dat);
+        ck_assert_msg(strstr(dat, "\n1.34218e+08 0.6 0.312674 0.83182 10 6 0\n"), "%s", dat);
         csv = file_contents(out, "sweep.csv");
         ck_assert_ptr_nonnull(strstr(csv, ",oom,stall,stalled_at_end,unsafe,stall_unknown\n"));
         ck_assert(g_stat(row, &before) == 0);
         g_usleep(20000);
-        r = run_cli(grid[0], grid[1], grid[2], grid[3], grid[4], grid[5], grid[6], grid[7], grid[8], grid[9], "-m",
-                    "stall_rate", NULL);
+        r = run_cli(grid[0], grid[1], grid[2], grid[3], grid[4], grid[5], grid[6], grid[7], grid[8], grid[9], grid[10],
+                    grid[11], "-m", "stall_rate", NULL);
         ck_assert_msg(r.status == 0, "%s", r.err);
         result_clear(&r);
         g_free(dat);
         dat = file_contents(out, "sweep-plot.dat");
-        ck_assert_msg(strstr(dat, "\n2.68435e+08 1 0.722467 1 10 2 0\n"), "%s", dat);
+        ck_assert_msg(strstr(dat, "\n1.34218e+08 1 0.722467 1 10 6 0\n"), "%s", dat);
         /* the mean, asked for, with a warning where the point splits */
-        r = run_cli(grid[0], grid[1], grid[2], grid[3], grid[4], grid[5], grid[6], grid[7], grid[8], grid[9], "-m",
-                    "gp_max_at_least", NULL);
+        r = run_cli(grid[0], grid[1], grid[2], grid[3], grid[4], grid[5], grid[6], grid[7], grid[8], grid[9], grid[10],
+                    grid[11], "-m", "gp_max_at_least", NULL);
         ck_assert_msg(r.status == 0 && strstr(r.err, "warning: the runs of a point split"), "%s", r.err);
         result_clear(&r);
         ck_assert(g_stat(row, &after) == 0);

@@ -243,7 +243,9 @@ static int prepare_out(const char *out, GPtrArray *names, uint64_t first_seed, i
 
                 while (d && (name = g_dir_read_name(d))) {
                         g_autofree char *dir = g_build_filename(out, name, NULL);
-                        gboolean compared = !strcmp(name, "plots") || !strcmp(name, REAL_POLICY);
+                        /* (and kernel-run's out/NAME/real/: output.c leaves it alone) */
+                        gboolean compared = !strcmp(name, "plots") || !strcmp(name, REAL_POLICY) ||
+                                            !strcmp(name, KERNEL_RUN_DIR);
 
                         for (guint i = 0; i < names->len; i++)
                                 compared |= !strcmp(names->pdata[i], name);
@@ -649,6 +651,7 @@ int cli_compare(int argc, char **argv)
                         r->seed = (uint64_t)(report_lookup(rep, "run", &v) ? v : i + 1);
                         r->rundir = g_strdup(real_runs[i]);
                         r->status = report_lookup(rep, "complete", &v) && v ? "ok" : "incomplete";
+                        r->has_pace = report_lookup(rep, "pace_pct", &r->pace_pct);
                         read_result(r, rep);
                         /* the environment as booted, marked real */
                         g_free(r->environment);
@@ -669,6 +672,7 @@ int cli_compare(int argc, char **argv)
                 return EXIT_FAILED;
         }
         compare_warn_stall_unknown(prs, np, sc->stall_threshold_ns);
+        compare_warn_slow_guest(prs, np);
         if (!quiet)
                 compare_print_table(prs, np, sc->stall_threshold_ns);
 

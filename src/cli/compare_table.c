@@ -4,6 +4,8 @@
  * against one another seed by seed, written as comparison.md, the TSVs and
  * stdout. */
 #include <math.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -308,6 +310,45 @@ static char *cell_spread(const struct policy_runs *pr, const void *arg)
         return g_strdup_printf("%s %d/%d: %s; no %s %d/%d: %s", what, m_yes, pr->n, yes, what, m_no, pr->n, no);
 }
 
+/* --real: how close the guest came to the scenario's pace -- its call_rcu()
+ * issuers' rate against the model's for the same seed (kernel-run-collect);
+ * below GUEST_PACE_MIN_PCT a difference may be the guest's, not the model's. */
+static char *cell_pace(const struct policy_runs *pr, const void *arg)
+{
+        double lo = INFINITY, hi = -INFINITY, v[pr->n];
+        int k = 0;
+
+        (void)arg;
+        for (int i = 0; i < pr->n; i++)
+                if (pr->runs[i].has_pace) {
+                        v[k++] = pr->runs[i].pace_pct;
+                        lo = MIN(lo, pr->runs[i].pace_pct);
+                        hi = MAX(hi, pr->runs[i].pace_pct);
+                }
+        if (k == 0)
+                return g_strdup("-");
+        gsl_sort(v, 1, (size_t)k);
+        return g_strdup_printf("%.0f%% (%.0f%% .. %.0f%%)%s", gsl_stats_median_from_sorted_data(v, 1, (size_t)k), lo, hi,
+                               lo < GUEST_PACE_MIN_PCT ? ", below 80%: slower than the scenario" : "");
+}
+
+void compare_warn_slow_guest(const struct policy_runs *prs, int np)
+{
+        for (int p = 0; p < np; p++) {
+                int slow = 0, measured = 0;
+
+                for (int i = 0; prs[p].real && i < prs[p].n; i++) {
+                        measured += prs[p].runs[i].has_pace;
+                        slow += prs[p].runs[i].has_pace && prs[p].runs[i].pace_pct < GUEST_PACE_MIN_PCT;
+                }
+                if (slow)
+                        fprintf(stderr, "rcuboost: warning: %d of %d real runs kept under %d%% of the scenario's pace "
+                                "(the call_rcu() rate the model reaches with the same seed): where they differ "
+                                "from the model, the guest may be why (docs/validation.md)\n", slow, measured,
+                                GUEST_PACE_MIN_PCT);
+        }
+}
+
 /* --real: when the first boost came in its grace period, on the kernel and
  * in the model alike (boost_delay counts from the reader's switch-out, which
  * the kernel does not trace the same way). */
@@ -386,6 +427,7 @@ static struct column_table *build_table(const struct policy_runs *prs, int np, i
         for (int p = 0; p < np; p++)
                 if (prs[p].real) {
                         table_row(t, prs, np, g_strdup("first boost from its GP's start"), cell_boost_from_gp, NULL);
+                        table_row(t, prs, np, g_strdup("guest's pace (% of the model's)"), cell_pace, NULL);
                         break;
                 }
         for (guint i = 0; i < classes->len; i++)

@@ -20,6 +20,10 @@ GPtrArray *compare_rt_classes(const struct policy_runs *prs, int np);
 gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, int np, int64_t thr_ns, GError **error);
 /* Runs that ran out of memory before a wait could pass @stall_threshold_ns: said on stderr. */
 void compare_warn_stall_unknown(const struct policy_runs *prs, int np, int64_t stall_threshold_ns);
+
+/* --real: a warning when a real run kept under GUEST_PACE_MIN_PCT of the
+ * scenario's pace (its summary.json pace_pct). */
+void compare_warn_slow_guest(const struct policy_runs *prs, int np);
 void compare_print_table(const struct policy_runs *prs, int np, int64_t thr_ns);
 /* oom-events.csv and pending-gp.csv: the marks drawn beside the memory plot and the tails. */
 gboolean compare_write_events(const char *dir, const struct policy_runs *prs, int np, GError **error);

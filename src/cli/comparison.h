@@ -20,6 +20,8 @@ extern const struct compare_tail compare_tails[COMPARE_TAILS];
 
 /* The row of --real's runs: the kernel is rcu-boost on Tree RCU. */
 #define REAL_POLICY "real-kernel"
+/* scripts/kernel-run's default --out under compare's default DIR: out/NAME/real */
+#define KERNEL_RUN_DIR "real"
 
 /* One run: a policy at one seed. */
 struct result {
@@ -42,7 +44,13 @@ struct result {
         GPtrArray *rt_task_class;       /* char *: the class of periodic task N (rt_tasks.N) */
         double counts[COMPARE_TAILS];
         double boost_from_gp_ns;        /* with --real: the first boost from its grace period's start, or NAN */
+        bool has_pace;                  /* a real run that measured its pace: */
+        double pace_pct;                /* its call_rcu() issuers' rate, % of the model's for the same seed */
 };
+
+/* A real run whose call_rcu() issuers kept under this share of the model's
+ * rate did not run the scenario as written (docs/validation.md). */
+#define GUEST_PACE_MIN_PCT 80
 
 /* A policy's runs over the seeds, and what they show together. */
 struct policy_runs {

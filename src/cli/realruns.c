@@ -14,7 +14,7 @@
 /* A figure compare can show: finite, within a 64-bit count of ns or bytes,
  * and not negative where it counts or measures something (a key ending in
  * _ns, _bytes, or a count).  A wait of -1 says "none" where the harness
- * writes it (oom_time_ns). */
+ * writes it (oom_time_ns); trace_dat_from_ns is an offset from the run's start. */
 static gboolean plausible(const char *key, double v, GError **error)
 {
         static const char *const counts[] = { "run", "seed", "grace_periods", "n_boosts", "readers",
@@ -27,7 +27,8 @@ static gboolean plausible(const char *key, double v, GError **error)
         if (!isfinite(v) || fabs(v) > 9.2e18)
                 g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s: %g is not a figure a run measures",
                             key, v);
-        else if (measure && v < 0 && !(v == -1 && g_str_has_suffix(key, "oom_time_ns")))
+        else if (measure && v < 0 && !(v == -1 && g_str_has_suffix(key, "oom_time_ns")) &&
+                 strcmp(key, "trace_dat_from_ns"))  /* an offset: the trace began before the run */
                 g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INVALID, "%s: %g, below zero", key, v);
         return *error == NULL;
 }

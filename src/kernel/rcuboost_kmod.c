@@ -86,6 +86,10 @@ struct rtask {
         u64 rng;
         struct task_struct *thread;
         u64 readers, syncs;
+        /* what it achieved, for the guest's pace against the model's
+         * (kernel-run-collect): loop iterations (a jump back, or a
+         * release), call_rcu()s, CPU time */
+        u64 iterations, call_rcus;
         /* periodic ([task] period): wake-up latency of each release, as cyclictest */
         s64 period_ns, release_ns;
         u64 activations, overruns;
@@ -341,6 +345,7 @@ static int task_fn(void *data)
                         break;
                 case OP_CALL_RCU:
                         do_call_rcu(draw(t, in));
+                        t->call_rcus++;
                         pc++;
                         break;
                 case OP_SYNC_RCU:
@@ -358,6 +363,7 @@ static int task_fn(void *data)
                         pc = --t->counters[in->slot] > 0 ? in->target + 1 : pc + 1;
                         break;
                 case OP_JUMP:
+                        t->iterations += in->target < pc;
                         pc = in->target;
                         break;
                 case OP_END:
@@ -366,6 +372,7 @@ static int task_fn(void *data)
                                 break;
                         }
                         /* the next release; one already past is an overrun, run at once */
+                        t->iterations++;
                         t->release_ns += t->period_ns;
                         if (t->release_ns > now_ns()) {
                                 sleep_until(t->release_ns);
@@ -767,6 +774,9 @@ static int proc_show(struct seq_file *m, void *v)
                 seq_printf(m, "s %lld %lld %lu\n", samples[i].t_ns, samples[i].bytes, samples[i].gp_seq);
         for (i = 0; i < sc.ntasks; i++)
                 seq_printf(m, "pid %s %d\n", sc.tasks[i].name, task_pid_nr(sc.tasks[i].thread));
+        for (i = 0; i < sc.ntasks; i++)
+                seq_printf(m, "achieved %s %llu %llu %llu\n", sc.tasks[i].name, sc.tasks[i].iterations,
+                           sc.tasks[i].call_rcus, (unsigned long long)sc.tasks[i].thread->se.sum_exec_runtime);
         for (i = 0; i < sc.ntasks; i++)
                 if (sc.tasks[i].period_ns)
                         seq_printf(m, "periodic %s %lld %llu %llu %lld %lld\n", sc.tasks[i].name,

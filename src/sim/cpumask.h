@@ -85,6 +85,19 @@ static inline int cpumask_first_and(const struct cpumask *a, const struct cpumas
         return -1;
 }
 
+/* The first CPU in @m at or after @from, wrapping round below @ncpus
+ * (find_next_bit_wrap()), or -1 if @m is empty. */
+static inline int cpumask_next_wrap(const struct cpumask *m, int from, int ncpus)
+{
+        for (int k = 0; k < ncpus; k++) {
+                int c = (from + k) % ncpus;
+
+                if (cpumask_test(m, c))
+                        return c;
+        }
+        return -1;
+}
+
 /* Is any CPU below @ncpus other than @cpu set in @m? */
 static inline bool cpumask_any_but(const struct cpumask *m, int cpu, int ncpus)
 {

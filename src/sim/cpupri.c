@@ -65,6 +65,29 @@ int cpupri_find(const struct cpupri *cp, const struct cpumask *allowed, int abov
         return -1;
 }
 
+int cpupri_lowest(const struct cpupri *cp, const struct cpumask *allowed, int above, struct cpumask *out)
+{
+        cpumask_clear(out);
+        for (int w = (CPUPRI_RANKS + 63) / 64 - 1; w >= 0; w--) {
+                for (uint64_t used = cp->used[w]; used; ) {
+                        int bit = 63 - __builtin_clzll(used);
+                        int r = w * 64 + bit;
+                        bool any = false;
+
+                        used &= ~(UINT64_C(1) << bit);
+                        if (r <= above)
+                                return -1;
+                        for (int i = 0; i < (cp->ncpus + 63) / 64; i++) {
+                                out->w[i] = cp->cpus[r].w[i] & allowed->w[i];
+                                any |= out->w[i] != 0;
+                        }
+                        if (any)
+                                return r;
+                }
+        }
+        return -1;
+}
+
 bool cpupri_consistent(const struct cpupri *cp)
 {
         int total = 0;

@@ -63,6 +63,10 @@ static inline int cpupri_next_rank(const struct cpupri *cp, int from)
  * above @above: @prefer if it is among them, else the lowest-numbered;
  * -1 if none. */
 int cpupri_find(const struct cpupri *cp, const struct cpumask *allowed, int above, int prefer, int skip);
+
+/* cpupri_find() as 6.1 has it: the allowed CPUs at the highest rank (the
+ * least urgent) above @above, into @out; that rank, or -1 (@out empty). */
+int cpupri_lowest(const struct cpupri *cp, const struct cpumask *allowed, int above, struct cpumask *out);
 /* For the invariant checks: do the sets a search looks at agree with
  * the CPUs' ranks? */
 bool cpupri_consistent(const struct cpupri *cp);

@@ -53,6 +53,9 @@ struct sim {
 
         int ncpus;
         struct cpu *cpus;
+        int this_cpu;                   /* the CPU whose work the current event is (a task's
+                                         * step, a tick, a timer's interrupt), or -1:
+                                         * find_lowest_rq()'s this_cpu */
         GPtrArray *tasks;               /* struct task *, by id */
         GHashTable *tasks_named;        /* an [event] task= name -> GPtrArray of its tasks */
         GPtrArray *warnings;            /* char *: this policy's, beside the scenario's */

@@ -91,6 +91,8 @@ static void apply_source_layer(struct kernel_env *env)
         env->phases_drawn = true;
         /* kernel/rcu/tree.c rcu_gp_fqs_loop(), rcu_gp_fqs_check_wake() */
         env->fqs_ovld = true;
+        /* kernel/rcu/tree.c rcutree_prepare_cpu(), __call_rcu_core() */
+        env->fqs_snap_from_boot = true;
         /* kernel/sched/fair.c get_update_sysctl_factor(): scale the fair
          * tunables (resolve_fair_tunables()) */
         env->fair_scaled = true;
@@ -204,6 +206,7 @@ void kernel_env_report(const struct kernel_env *env, struct report *r)
         report_bool(r, "kernel.soft_sleeps", env->soft_sleeps);
         report_bool(r, "kernel.vruntime_rebase", env->vruntime_rebase);
         report_bool(r, "kernel.fqs_overload_scans", env->fqs_ovld);
+        report_bool(r, "kernel.fqs_snap_from_boot", env->fqs_snap_from_boot);
         report_int(r, "kernel.fair_tunable_scale", env->fair_scale);
         report_string(r, "kernel.phases", env->phases_drawn ? "drawn" : "aligned");
 }

@@ -67,6 +67,11 @@ struct kernel_env {
         /* rcu_gp_fqs_loop(): a grace period that starts with some CPU's
          * callbacks over qovld (RCU_GP_FLAG_OVLD) scans at once, twice */
         bool fqs_ovld;
+        /* rcutree_prepare_cpu() took each CPU's n_force_qs_snap at its
+         * bring-up, and the boot's FQS scans have moved rcu_state.n_force_qs
+         * on since: a run's first qhimark crossing only re-takes it
+         * (__call_rcu_core()), the second forces a scan */
+        bool fqs_snap_from_boot;
         /* the fair class's tunables in effect: a scenario's [sched] value,
          * else the base value, scaled under source as 6.1 scales it at boot
          * (fair.c get_update_sysctl_factor(), SCHED_TUNABLESCALING_LOG:

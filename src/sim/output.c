@@ -383,6 +383,21 @@ gboolean outfile_commit(struct outfile *o, GError **error)
         return ok;
 }
 
+/* scripts/kernel-run's default --out, out/NAME/real/, sits in compare's
+ * default one, out/NAME/ (docs/kernel-run.md): a directory "real" that holds
+ * its kernel-run.tsv is the real kernel's boots, which compare --real reads
+ * -- neither an rcuboost output nor a stranger's file. */
+static gboolean is_kernel_run_out(const char *dir, const char *name)
+{
+        g_autofree char *tsv = NULL, *tmp = NULL;
+
+        if (strcmp(name, "real") != 0)
+                return FALSE;
+        tsv = g_build_filename(dir, name, "kernel-run.tsv", NULL);
+        tmp = g_build_filename(dir, name, "kernel-run.tsv.tmp", NULL);
+        return g_file_test(tsv, G_FILE_TEST_IS_REGULAR) || g_file_test(tmp, G_FILE_TEST_IS_REGULAR);
+}
+
 static gboolean is_ours(const char *name, gboolean is_dir, const char *const *ours)
 {
         for (const char *const *p = ours; *p; p++) {
@@ -482,6 +497,8 @@ static gboolean scan_dir(const char *dir, const char *kind, const char *const *o
                         continue;
                 if (g_lstat(path, &st) != 0)
                         continue;       /* gone meanwhile */
+                if (S_ISDIR(st.st_mode) && is_kernel_run_out(dir, name))
+                        continue;       /* a neighbour's: read, never removed */
                 if (S_ISDIR(st.st_mode) && g_hash_table_contains(listed, as_dir))
                         continue;       /* ours: its own manifest says what is in it */
                 if (S_ISREG(st.st_mode) && listed_file(name, listed, ours)) {

@@ -110,6 +110,9 @@ void rcu_read_lock(struct sim *sim, struct task *t)
 {
         if (t->rcu_nesting++ > 0)
                 return;
+        /* the kernel module's own tracepoint (src/kernel/rcuboost_trace.h),
+         * so that both sides' traces read alike */
+        sim_trace(sim, t->cpu, "rcuboost_read_section", "enter");
         sim->rcu.flavour->read_lock(sim, t);
 }
 
@@ -118,6 +121,7 @@ void rcu_read_unlock(struct sim *sim, struct task *t)
         if (--t->rcu_nesting > 0)
                 return;
         sim->rcu.flavour->read_unlock(sim, t);
+        sim_trace(sim, t->cpu, "rcuboost_read_section", "exit");
 }
 
 void rcu_note_switch_out(struct sim *sim, struct task *t, enum rcu_block_reason why)

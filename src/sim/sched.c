@@ -361,6 +361,31 @@ static bool task_pinned(const struct sim *sim, const struct task *t)
         return !t->any_cpu && !cpumask_any_but(&t->affinity, cpumask_first(&t->affinity), sim->ncpus);
 }
 
+/* 6.1 find_lowest_rq() on one flat scheduling domain: of the allowed CPUs
+ * at the lowest cpupri level, and below @t, the task's last CPU if it is
+ * one of them, else the CPU doing the wake-up (this_cpu), else the next one
+ * after the waking CPU's cursor, round robin (cpumask_any_and_distribute()).
+ * -1 if no CPU runs anything less urgent than @t. */
+static int find_lowest_rq(struct sim *sim, struct task *t, int last)
+{
+        struct cpumask lowest;
+        struct cpu *self;
+        int next;
+
+        if (cpupri_lowest(&sim->cpupri, allowed_cpus(sim, t), t->prio, &lowest) < 0)
+                return -1;
+        if (cpumask_test(&lowest, last))
+                return last;
+        if (sim->this_cpu >= 0 && cpumask_test(&lowest, sim->this_cpu))
+                return sim->this_cpu;
+        /* the cursor of the CPU running this code; a wake-up no CPU's work
+         * caused (a scenario event) runs on CPU 0 here */
+        self = &sim->cpus[sim->this_cpu >= 0 ? sim->this_cpu : 0];
+        next = cpumask_next_wrap(&lowest, self->distribute_prev + 1, sim->ncpus);
+        self->distribute_prev = next;
+        return next;
+}
+
 /* 6.1 select_task_rq_rt(): stay, unless what runs on the last CPU is an RT
  * task that is pinned or at least as urgent; then find_lowest_rq(): the
  * allowed CPUs running the least urgent thing (the last CPU if it is one
@@ -375,7 +400,10 @@ static int select_cpu_rt_lowest(struct sim *sim, struct task *t, int last)
             (!task_pinned(sim, curr) && curr->prio > t->prio))
                 return last;
         cpupri_settle(sim);
-        target = cpupri_find(&sim->cpupri, allowed_cpus(sim, t), t->prio, last, -1);
+        if (rt_balance_61(sim))
+                target = find_lowest_rq(sim, t, last);
+        else
+                target = cpupri_find(&sim->cpupri, allowed_cpus(sim, t), t->prio, last, -1);
         return target >= 0 ? target : last;
 }
 
@@ -1312,6 +1340,7 @@ static void tick_event(struct sim *sim, struct event *ev)
 {
         struct cpu *cpu = container_of(ev, struct cpu, tick_ev);
 
+        sim->this_cpu = cpu->id;
         sched_tick(sim, cpu);
         sim->sched_hooks->tick(sim, cpu->id);
         if (sim->policy->tick)

@@ -71,6 +71,7 @@ struct cpu {
         double rt_avg;                  /* PELT-style decayed share of RT time (0..1) */
         int64_t next_balance_ns[SCHED_DOMAIN_LEVELS];   /* per domain level */
         int64_t tick_stopped_ns;        /* when its tick stopped: rt_avg decays over the gap */
+        int distribute_prev;            /* cpumask_any_and_distribute()'s per-CPU cursor */
         bool in_eqs;                    /* [scenario] nohz_idle: idle, an extended quiescent state */
         bool tick_stopped;              /* ... and its tick stopped (tick_nohz_idle_stop_tick()) */
 } __attribute__((aligned(64)));         /* two lines for schedule(), not three or four */

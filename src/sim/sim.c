@@ -275,8 +275,10 @@ static gboolean open_outputs(struct sim *sim, GError **error)
         if (!sim->gp_out)
                 return FALSE;
         sim->rcu.gp_csv = outfile_stream(sim->gp_out);
-        fputs("flip,start_ns,end_ns,duration_ns,waitack_ns,waitzero_ns,waitmb_ns,gp_start_ns,gp_ns\n",
-              sim->rcu.gp_csv);
+        /* One schema for both flavours and the real kernel's (kernel-run-collect):
+         * under Tree RCU the first column numbers grace periods, not flips. */
+        fputs(strcmp(sim->rcu.flavour->name, "tree") ? "flip" : "gp", sim->rcu.gp_csv);
+        fputs(",start_ns,end_ns,duration_ns,waitack_ns,waitzero_ns,waitmb_ns,gp_start_ns,gp_ns\n", sim->rcu.gp_csv);
         sim->boost_out = outfile_open(sim->out_dir, "boost.csv", error);
         if (!sim->boost_out)
                 return FALSE;
@@ -810,6 +812,7 @@ static void run_events(struct sim *sim, int64_t t_ns, uint64_t events)
                 if (!(ev = eventq_pop_until(&sim->q, t_ns)))
                         break;
                 sim->now = ev->when;
+                sim->this_cpu = -1;
                 ev->fn(sim, ev);
                 sched_flush(sim);
 #ifdef RCUBOOST_CHECKS
@@ -1021,6 +1024,22 @@ struct report *sim_build_report(struct sim *sim)
                         g_snprintf(key, sizeof(key), "rt_tasks.%u.histogram_overflows", n);
                         report_int(r, key, (int64_t)t->wakeup_overflows);
                 }
+                n++;
+        }
+        /* Each scripted task's pace, as the real kernel's module counts it. */
+        for (guint i = 0, n = 0; i < sim->tasks->len; i++) {
+                const struct task *t = sim_task(sim, (int)i);
+
+                if (!t->prog)
+                        continue;
+                g_snprintf(key, sizeof(key), "achieved.%u.task", n);
+                report_string(r, key, t->name);
+                g_snprintf(key, sizeof(key), "achieved.%u.iterations", n);
+                report_int(r, key, (int64_t)t->iterations);
+                g_snprintf(key, sizeof(key), "achieved.%u.call_rcu", n);
+                report_int(r, key, (int64_t)t->call_rcus);
+                g_snprintf(key, sizeof(key), "achieved.%u.cpu_ns", n);
+                report_int(r, key, t->sum_exec_ns);
                 n++;
         }
         report_int(r, "rt.activations", activations);

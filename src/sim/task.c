@@ -174,6 +174,7 @@ struct step task_program_step(struct sim *sim, struct task *t)
                         break;
                 case OP_CALL_RCU:
                         t->pc++;
+                        t->call_rcus++;
                         rcu_call(sim, t, dist_sample(&in->q, t->rng));
                         break;
                 case OP_SYNC_RCU:
@@ -188,11 +189,13 @@ struct step task_program_step(struct sim *sim, struct task *t)
                         t->pc = --t->counters[in->slot] > 0 ? in->target + 1 : t->pc + 1;
                         break;
                 case OP_JUMP:
+                        t->iterations += in->target < t->pc;
                         t->pc = in->target;
                         break;
                 case OP_END:
                         if (!t->period_ns)
                                 return (struct step){ STEP_EXIT, 0 };
+                        t->iterations++;
                         t->pc = 0;
                         t->release_ns += t->period_ns;
                         if (t->release_ns > sim->now) {
@@ -287,7 +290,10 @@ static void task_continue(struct sim *sim, struct task *t)
                         SIM_POLICY_CALL(sim, sync_end, sim->pol, t);
         }
         for (int n = 0;; n++) {
-                struct step s = t->step(sim, t);
+                struct step s;
+
+                sim->this_cpu = t->cpu;
+                s = t->step(sim, t);
 
                 if (!step_valid(sim, t, s))
                         return;
@@ -346,6 +352,7 @@ static void timer_event(struct sim *sim, struct event *ev)
 {
         struct task *t = container_of(ev, struct task, timer_ev);
 
+        sim->this_cpu = t->cpu;         /* its hrtimer fires where it was armed */
         if (t->state == TASK_SLEEPING && t->timeout_cpu >= 0)
                 softirq_timeout_expired(sim, t, t->timeout_cpu);
         else if (t->state == TASK_SLEEPING || t->state == TASK_NEW)

@@ -138,6 +138,9 @@ struct task {
         sim_time_ns release_ns;         /* current activation's release time */
         uint64_t activations;
         uint64_t overruns;              /* releases skipped because it ran late */
+        uint64_t iterations;            /* loop jumps back and releases: its pace, against
+                                         * the real kernel's (summary.json "achieved") */
+        uint64_t call_rcus;
         struct latency_stat *wakeup;    /* periodic tasks: release -> first run */
         gsl_histogram *wakeup_hist;     /* the same in 1 us buckets, as cyclictest -h (with outputs);
                                          * its range is sim->wakeup_ranges, shared */

@@ -45,6 +45,7 @@ enum {
         EV_PREEMPT_TASK,
         EV_UNLOCK_TASK,
         EV_BOOST,
+        EV_READ_SECTION,
 };
 
 /* Field layouts as the kernel's include/trace/events/{sched,rcu}.h give
@@ -101,6 +102,10 @@ static const struct event_format {
           "\tfield:int newprio;\toffset:36;\tsize:4;\tsigned:1;\n",
           "\"comm=%s pid=%d event=%s oldprio=%d newprio=%d\", REC->comm, REC->pid, __get_str(event), "
           "REC->oldprio, REC->newprio" },
+        /* the real-kernel module's (src/kernel/rcuboost_trace.h), field for field */
+        { "rcuboost", "rcuboost_read_section", EV_READ_SECTION,
+          "\tfield:int enter;\toffset:8;\tsize:4;\tsigned:1;\n",
+          "\"%s\", REC->enter ? \"enter\" : \"exit\"" },
 };
 
 struct cpu_buffer {
@@ -237,6 +242,12 @@ static bool encode(const struct event_format *f, const char *fields, struct reco
                 put_i32(r, 32, i2);
                 put_i32(r, 36, i3);
                 return put_str(r, 28, b);
+        case EV_READ_SECTION:
+                r->fixed = 12;
+                if (strcmp(fields, "enter") && strcmp(fields, "exit"))
+                        return false;
+                put_i32(r, 8, !strcmp(fields, "enter"));
+                return true;
         }
         return false;
 }

@@ -2,7 +2,8 @@
  *
  * The same events as the ftrace text (sched_switch, sched_wakeup,
  * sched_pi_setprio, rcu:rcu_grace_period, rcu:rcu_preempt_task,
- * rcu:rcu_unlock_preempted_task, rcuboost:rcuboost_boost), written in the
+ * rcu:rcu_unlock_preempted_task, rcuboost:rcuboost_boost and, as the real
+ * kernel's module writes it, rcuboost:rcuboost_read_section), written in the
  * documented version 6 layout (trace-cmd.dat.v6(5)): the headers and event
  * format files a kernel would export, then per-CPU ring-buffer pages of 4096
  * bytes, so that `trace-cmd report` and KernelShark read them.  libtracecmd

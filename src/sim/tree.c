@@ -968,6 +968,14 @@ static void init_tree(struct sim *sim)
         for (int c = 0; c < sim->ncpus; c++) {
                 segcblist_init(&rt->rda[c].cblist);
                 rt->rda[c].dynticks = 1;        /* not idle: the CPUs boot running */
+                /* rcutree_prepare_cpu() took this snapshot when the CPU came
+                 * up; the FQS scans of the boot (idle CPUs report only through
+                 * them) have moved rcu_state.n_force_qs on since.  So the
+                 * first qhimark crossing of a run only takes a fresh snapshot,
+                 * and the second forces the scan (seen on 6.1-rt: no kick at
+                 * 10,000 callbacks, a boost at 20,000; docs/validation.md). */
+                if (sim->env.fqs_snap_from_boot)
+                        rt->rda[c].n_force_qs_snap = -1;
         }
         build_tree(sim, rt);
         rt->jiffies_till_first_fqs = MIN(sim->env.tick_hz, sc->jiffies_till_first_fqs >= 0 ? sc->jiffies_till_first_fqs : d);
