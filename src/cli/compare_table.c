@@ -327,9 +327,13 @@ static char *cell_pace(const struct policy_runs *pr, const void *arg)
                 }
         if (k == 0)
                 return g_strdup("-");
+        const char *slow = lo < GUEST_PACE_MIN_PCT ? ", below 80%: slower than the scenario" : "";
+
         gsl_sort(v, 1, (size_t)k);
-        return g_strdup_printf("%.0f%% (%.0f%% .. %.0f%%)%s", gsl_stats_median_from_sorted_data(v, 1, (size_t)k), lo, hi,
-                               lo < GUEST_PACE_MIN_PCT ? ", below 80%: slower than the scenario" : "");
+        if (lo == hi)
+                return g_strdup_printf("%.0f%%%s", lo, slow);
+        return g_strdup_printf("%.0f%% (%.0f%% .. %.0f%%)%s", gsl_stats_median_from_sorted_data(v, 1, (size_t)k), lo,
+                               hi, slow);
 }
 
 void compare_warn_slow_guest(const struct policy_runs *prs, int np)
