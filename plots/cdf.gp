@@ -19,12 +19,12 @@ set termoption noenhanced   # call_rcu() and synchronize_rcu() as written, no su
 set output outfile
 set datafile separator ","
 set title sprintf("%s -- scenario %s", what, scenario)
-set xlabel sprintf("%s (%s, log scale)", what, unit)
+set xlabel sprintf("%s (%s, log scale)", what, unit) offset 0,0.4
 set ylabel "fraction of samples this slow or slower (log scale)"
 set logscale xy
 set format y "%g"
 set grid xtics mxtics ytics
-set key top right box opaque   # tails run from top left to bottom right: that corner stays empty
+set key below box spacing 1.1 height 1   # below the plot, never over a tail (#58)
 set yrange [*:1.5]
 # a policy whose whole distribution is the shortest bin stays off the border
 set offsets graph 0.04, graph 0.02, 0, 0

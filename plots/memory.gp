@@ -13,17 +13,23 @@
 #   colours    the same, each policy's colour (one palette for every plot)
 #   scenario   scenario name, for the title
 #   limit_mib  the memory limit in MiB (0: none)
+#   timelabel  the x axis's label: "simulated time (s)", or with a real kernel's
+#              runs beside the model's, time from each run's start
 #   term, outfile  terminal specification and output file
 set terminal @term
 set termoption noenhanced   # call_rcu() and synchronize_rcu() as written, no subscripts
 set output outfile
 set datafile separator ","
 set title sprintf("Memory waiting on RCU over time -- scenario %s", scenario)
-set xlabel "simulated time (s)"
+set xlabel timelabel offset 0,0.4
 set ylabel "memory waiting on RCU (MiB)"
 set grid
-set key top left box opaque
-set yrange [0:*]
+# the key below the plot, never over a curve (#58); a curve flat at zero a
+# little above the x axis, not on it
+set key below box spacing 1.1 height 1
+set yrange [*:*]
+set autoscale yfix
+set offsets 0, 0, graph 0.05, graph 0.03
 if (limit_mib > 0) {
     set arrow 1 from graph 0, first limit_mib to graph 1, first limit_mib nohead dt 2 lw 2 lc rgb "#c00000"
     set label 1 sprintf("memory limit (%g MiB)", limit_mib) at graph 0.99, first limit_mib right offset 0,0.7 tc rgb "#c00000"

@@ -1796,6 +1796,80 @@ START_TEST(a_bad_trace_path_keeps_the_earlier_outputs)
 }
 END_TEST
 
+/* #58: where a figure's runs fall in two groups far apart -- the hog finds
+ * the reader inside its section in 7 of 10 seeds, between sections in 3 --
+ * compare shows the groups with their counts in the terminal, comparison.md
+ * and the summary TSV, never a median between them, and the memory plot
+ * draws a median per group.  pi-lock, one group, keeps its median.  The
+ * terminal table keeps within $COLUMNS. */
+START_TEST(a_figure_in_two_groups_is_shown_as_two)
+{
+        static const char text[] =
+                "[scenario]\ncpus=2\nduration=1500ms\nseed=1\n"
+                "[rcu]\nstall_threshold=2s\nmemory_limit=256MiB\n"
+                "[task:updater]\nsched=fifo:20\naffinity=1\n"
+                "program=loop { compute exp(20us); call_rcu 4KiB; sleep exp(200us) }\n"
+                "[task:reader]\nsched=normal:19\naffinity=0\n"
+                "program=loop { rcu_read_lock; compute exp(300us); rcu_read_unlock; sleep exp(300us) }\n"
+                "[task:hog]\nsched=fifo:10\naffinity=0\nstart=1s\nprogram=compute 400ms\n";
+        g_autofree char *dir = temp_dir();
+        g_autofree char *scn = write_temp_scenario(dir, "twogroups.scn", text);
+        g_autofree char *out = g_build_filename(dir, "cmp", NULL);
+        g_autofree char *md = NULL, *tsv = NULL, *band = NULL;
+        struct result r;
+
+        g_setenv("COLUMNS", "100", TRUE);
+        r = run_cli("compare", scn, "--policies", "none,pi-lock", "--seeds", "10", "--out", out, NULL);
+        g_unsetenv("COLUMNS");
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        /* none: 7 runs held the grace period through the hog, 3 did not */
+        ck_assert_msg(strstr(r.out, "7/10: 405ms; 3/10: 6ms (6ms .. 7ms)"), "%s", r.out);
+        ck_assert_msg(g_regex_match_simple("peak memory +7/10: 7\\.[0-9] MiB \\([^)]*\\); 3/10: 2[0-9.]+ KiB", r.out,
+                                           0, 0), "%s", r.out);
+        ck_assert_msg(!strstr(r.out, "405ms (6ms .. 405ms)"), "a median between the groups: %s", r.out);
+        /* the two policies do not fit 100 columns side by side: two blocks */
+        g_auto(GStrv) lines = g_strsplit(r.out, "\n", -1);
+        int blocks = 0;
+
+        for (int i = 0; lines[i]; i++) {
+                ck_assert_msg(strlen(lines[i]) <= 100 || strstr(lines[i], "7/10"), "wider than 100: %s", lines[i]);
+                blocks += g_regex_match_simple("^ +(none|pi-lock)$", lines[i], 0, 0);
+        }
+        ck_assert_int_eq(blocks, 2);
+        result_clear(&r);
+        md = file_contents(out, "comparison.md");
+        ck_assert_msg(strstr(md, "| 7/10: 405ms; 3/10: 6ms (6ms .. 7ms) |"), "%s", md);
+        tsv = file_contents(out, "comparison-summary.tsv");
+        g_auto(GStrv) rows = g_strsplit(g_strstrip(tsv), "\n", -1);
+        g_auto(GStrv) head = g_strsplit(rows[0], "\t", -1);
+        g_auto(GStrv) none = g_strsplit(rows[1], "\t", -1);
+        g_auto(GStrv) pilock = g_strsplit(rows[2], "\t", -1);
+        int med = -1, groups = -1;
+
+        for (int i = 0; head[i]; i++) {
+                med = !strcmp(head[i], "rcu.gp_max_at_least_ns.median") ? i : med;
+                groups = !strcmp(head[i], "rcu.gp_max_at_least_ns.groups") ? i : groups;
+        }
+        ck_assert(med >= 0 && groups >= 0);
+        ck_assert_str_eq(none[0], "none");
+        ck_assert_str_eq(none[med], "-");
+        ck_assert_str_eq(none[groups], "7/10 405000000 405000000 405000000;3/10 6000000 6000000 7000000");
+        ck_assert_str_eq(pilock[groups], "-");
+        ck_assert_str_ne(pilock[med], "-");
+        /* the memory plot: the second median line, of the 3 low runs, is drawn */
+        band = file_contents(out, "none/memory-band.dat");
+        g_auto(GStrv) bl = g_strsplit(band, "\n", -1);
+        g_auto(GStrv) at_1300 = NULL;
+
+        for (int i = 1; bl[i]; i++)
+                if (g_str_has_prefix(bl[i], "1.300000000,"))
+                        at_1300 = g_strsplit(bl[i], ",", -1);
+        ck_assert_ptr_nonnull(at_1300);
+        ck_assert_msg(g_strv_length(at_1300) == 5 && g_ascii_strtod(at_1300[1], NULL) > 4 &&
+                      g_ascii_strtod(at_1300[4], NULL) < 1, "at 1.3 s: %s %s", at_1300[1], at_1300[4]);
+}
+END_TEST
+
 /* A run killed while it writes a --trace outside --out leaves nothing: the
  * trace is an unnamed file until it is whole. */
 START_TEST(a_killed_trace_leaves_no_temporary)
@@ -2483,6 +2557,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, out_of_memory_first_is_a_stall_unknown);
         tcase_add_test(json, a_task_keeps_its_colour_across_timelines);
         tcase_add_test(json, sweep_plots_rates_and_replots);
+        tcase_add_test(json, a_figure_in_two_groups_is_shown_as_two);
         tcase_add_test(json, a_module_that_exits_is_a_failure);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);

@@ -116,6 +116,29 @@ static void outcomes_of(gboolean oom, double gp_over, double pending_ns, bool ou
         report_free(r);
 }
 
+/* #58: two groups far apart are found, with the lower group's size and top;
+ * a spread without a wide step, a lone outlier among ten and steps below the
+ * figure's floor are not split. */
+START_TEST(two_groups_far_apart_are_told_apart)
+{
+        const double mib = 1048576, ms = 1e6;
+        const double peaks[] = { 38 * mib, 0.3 * mib, 37.5 * mib, 0.25 * mib, NAN, 38.2 * mib, 0.24 * mib, 36 * mib,
+                                 0.3 * mib, 0.31 * mib, 38 * mib };
+        const double spread[] = { 10 * ms, 14 * ms, 21 * ms, 30 * ms, 44 * ms, 60 * ms, 80 * ms, 120 * ms };
+        const double outlier[] = { 10, 11, 12, 10, 11, 12, 10, 11, 12, 900 };
+        const double tiny[] = { 1000, 5000, 1000, 5000 };       /* 1 us and 5 us, under a jiffy's floor */
+        double cut = -1;
+
+        ck_assert_int_eq(verdict_two_groups(peaks, G_N_ELEMENTS(peaks), 65536, &cut), 5);
+        ck_assert(cut == 0.31 * mib);
+        ck_assert_int_eq(verdict_two_groups(spread, G_N_ELEMENTS(spread), 4 * ms, &cut), 0);
+        ck_assert_int_eq(verdict_two_groups(outlier, G_N_ELEMENTS(outlier), 1, &cut), 0);
+        ck_assert_int_eq(verdict_two_groups(outlier, 5, 1, &cut), 0);
+        ck_assert_int_eq(verdict_two_groups(tiny, G_N_ELEMENTS(tiny), 4 * ms, &cut), 0);
+        ck_assert_int_eq(verdict_two_groups(tiny, G_N_ELEMENTS(tiny), 0, &cut), 2);
+}
+END_TEST
+
 START_TEST(out_of_memory_first_leaves_the_stall_unknown)
 {
         bool o[VERDICT_OUTCOMES];
@@ -183,6 +206,7 @@ static Suite *verdict_suite(void)
         tcase_add_test(stats, a_lower_bound_decides_only_what_it_can);
         tcase_add_test(stats, spread_marks_only_figures_that_are_lower_bounds);
         tcase_add_test(stats, out_of_memory_first_leaves_the_stall_unknown);
+        tcase_add_test(stats, two_groups_far_apart_are_told_apart);
         tcase_add_test(pending, a_pending_stall_is_never_reported_below_it);
         suite_add_tcase(s, stats);
         suite_add_tcase(s, pending);

@@ -468,9 +468,15 @@ static gboolean prepare_memory_band(const struct policy_runs *pr, const char *di
         g_autofree double *v = g_new(double, pr->n), *w = g_new(double, pr->n);
         g_autofree char *dst = g_build_filename(dir, pr->policy, "memory-band.dat", NULL);
         GString *out = g_string_new("time_s,median_mib,min_mib,max_mib,other_median_mib\n");
-        enum split split = compare_split_of(pr);
+        g_autofree bool *first = g_new0(bool, pr->n);
+        g_autofree char *what = NULL;
         int longest = 0;
         gboolean ok;
+
+        /* one group: every run's median on the one line */
+        if (!compare_memory_groups(pr, first, &what))
+                for (int r = 0; r < pr->n; r++)
+                        first[r] = true;
 
         for (int r = 0; r < pr->n; r++) {
                 runs[r] = read_memory(pr->runs[r].rundir);
@@ -481,8 +487,8 @@ static gboolean prepare_memory_band(const struct policy_runs *pr, const char *di
         g_autofree double *med = g_new(double, MAX(n, 1)), *lo = g_new(double, MAX(n, 1));
         g_autofree double *hi = g_new(double, MAX(n, 1)), *med2 = g_new(double, MAX(n, 1));
 
-        /* Runs split by an outcome (compare_split_of()): the median of each group,
-         * the runs with it first -- one line across both would climb at a
+        /* Runs split by an outcome, or by a peak far apart (compare_memory_groups()):
+         * the median of each group -- one line across both would climb at a
          * slope no run had.  The band spans every run. */
         for (guint k = 0; k < n; k++) {
                 double t = runs[longest].t_ns[k];
@@ -493,7 +499,7 @@ static gboolean prepare_memory_band(const struct policy_runs *pr, const char *di
                                 continue;
                         while (at[r] + 1 < runs[r].n && runs[r].t_ns[at[r] + 1] <= t)
                                 at[r]++;
-                        if (compare_in_group(&pr->runs[r], split, true))
+                        if (first[r])
                                 v[m++] = runs[r].bytes[at[r]] / 1048576.0;
                         else
                                 w[m2++] = runs[r].bytes[at[r]] / 1048576.0;
@@ -649,11 +655,10 @@ void compare_draw_all(struct plotter *pl, struct policy_runs *prs, int np, int64
                         continue;
                 g_autofree char *same = same_curve(pl->dir, prs, all, nsome, p, NULL);
 
-                enum split split = compare_split_of(&prs[p]);
-                int k = split == SPLIT_OOM ? prs[p].oom : prs[p].stall;
-                g_autofree char *groups = split == SPLIT_NONE ? g_strdup("") :
-                        g_strdup_printf(" (medians apart: %d with %s solid, %d without dashed)", k,
-                                        split == SPLIT_OOM ? "OOM" : "a stall", prs[p].n - k);
+                g_autofree bool *first = g_new0(bool, prs[p].n);
+                g_autofree char *what = NULL;
+                g_autofree char *groups = compare_memory_groups(&prs[p], first, &what) ?
+                        g_strdup_printf(" (medians apart: %s)", what) : g_strdup("");
 
                 all[nsome++] = p;
                 g_ptr_array_add(titles, g_strdup_printf("%s: %s%d run%s, out of memory in %d%s%s%s", prs[p].title,
@@ -663,6 +668,13 @@ void compare_draw_all(struct plotter *pl, struct policy_runs *prs, int np, int64
         }
         g_snprintf(num, sizeof(num), "limit_mib=%.6f; ", limit_bytes / 1048576.0);
         g_string_append(vars, num);
+        /* a real kernel's curve runs on its own clock, from its run's start */
+        bool any_real = false;
+
+        for (int p = 0; p < np; p++)
+                any_real |= prs[p].real;
+        plot_var(vars, "timelabel", any_real ? "time from the run's start (s): simulated, or the real kernel's own"
+                                             : "simulated time (s)");
         if (nsome)
                 draw(pl, "memory.gp", "memory", vars, 600, prs, all, nsome, titles);
         for (size_t k = 0; k < COMPARE_TAILS; k++) {

@@ -65,29 +65,10 @@ static char *format_spread(enum headline_kind kind, const struct verdict_spread 
         g_autofree char *lo = format_value(kind, sp->min, sp->min_at_least);
         g_autofree char *hi = format_value(kind, sp->max, sp->max_at_least);
 
+        /* "29ms (29ms .. 29ms)" says nothing a single figure does not */
+        if (!strcmp(lo, hi) && !strcmp(med, lo))
+                return g_steal_pointer(&med);
         return g_strdup_printf("%s (%s .. %s)", med, lo, hi);
-}
-
-static void group_spread_of(const struct policy_runs *pr, int col, enum split split, bool outcome,
-                            struct verdict_spread *sp, int *members, int *measured);
-
-static void spread_of(const struct policy_runs *pr, int col, struct verdict_spread *sp)
-{
-        int m, k;
-
-        group_spread_of(pr, col, SPLIT_NONE, false, sp, &m, &k);
-}
-
-static void rt_spread_of(const struct policy_runs *pr, const char *cls, struct verdict_spread *sp)
-{
-        double v[pr->n];
-
-        for (int i = 0; i < pr->n; i++) {
-                const double *m = g_hash_table_lookup(pr->runs[i].rt_max_ns, cls);
-
-                v[i] = m ? *m : NAN;
-        }
-        verdict_spread(v, NULL, pr->n, sp);
 }
 
 /* Out of memory is worse than not; two runs that ran out tie (a few ms
@@ -253,13 +234,12 @@ bool compare_in_group(const struct result *r, enum split split, bool outcome)
         return split == SPLIT_NONE || (split == SPLIT_OOM ? r->oom : r->stall) == outcome;
 }
 
-/* The spread of column @col over the runs of one group (SPLIT_NONE: every
- * run): @members runs are in it, @measured of them measured anything. */
-static void group_spread_of(const struct policy_runs *pr, int col, enum split split, bool outcome,
-                            struct verdict_spread *sp, int *members, int *measured)
+/* The values of column @col over the runs of one group (SPLIT_NONE: every
+ * run), NAN for the runs outside it or that measured nothing: @members runs
+ * are in it, @measured of them measured anything. */
+static void group_values_of(const struct policy_runs *pr, int col, enum split split, bool outcome, double *v,
+                            bool *al, int *members, int *measured)
 {
-        double v[pr->n];
-        bool al[pr->n];
         int m = 0, k = 0;
 
         for (int i = 0; i < pr->n; i++) {
@@ -279,21 +259,122 @@ static void group_spread_of(const struct policy_runs *pr, int col, enum split sp
         }
         *members = m;
         *measured = k;
-        verdict_spread(v, al, pr->n, sp);
 }
 
-/* The spread of one group, formatted; "k/m: " before it when only k of the
- * group's m runs measured anything (a boost delay where some runs boosted
+/* The scale below which a figure's differences are of no consequence, for
+ * verdict_two_groups(): a jiffy at HZ=250, 64 KiB, one. */
+double compare_figure_floor(enum headline_kind kind)
+{
+        return kind == HEADLINE_BYTES ? 65536 : kind == HEADLINE_NS ? 4e6 : 1;
+}
+
+/* The runs of @v[0..n) (NAN: not among them) with a value above @cut
+ * (@above) or at most it, the others NAN. */
+static void values_beyond(const double *v, const bool *al, int n, double cut, bool above, double *out, bool *out_al)
+{
+        for (int i = 0; i < n; i++) {
+                bool in = !isnan(v[i]) && (v[i] > cut) == above;
+
+                out[i] = in ? v[i] : NAN;
+                out_al[i] = in && al && al[i];
+        }
+}
+
+/* A figure over some runs, for people: its median and range, or where the
+ * values fall in two groups far apart (verdict_two_groups()), each group with
+ * its count, the higher first -- "5/10: 38.0 MiB (..); 5/10: 300.0 KiB (..)"
+ * -- never a median between them.  "k/m: " before one spread when only k of
+ * the @members runs measured anything (a boost delay where some runs boosted
  * nobody). */
-static char *group_spread(const struct policy_runs *pr, int col, enum split split, bool outcome, int *members)
+char *compare_format_figure(enum headline_kind kind, double floor, const double *v, const bool *al, int n,
+                            int members)
 {
         struct verdict_spread sp;
+        double cut;
+        int low = verdict_two_groups(v, n, floor, &cut);
+
+        if (!low) {
+                verdict_spread(v, al, n, &sp);
+                g_autofree char *f = format_spread(kind, &sp);
+
+                return sp.n > 0 && sp.n < members ? g_strdup_printf("%d/%d: %s", sp.n, members, f)
+                                                  : g_steal_pointer(&f);
+        }
+        double part[n];
+        bool part_al[n];
+        char *half[2];
+        int count[2];
+
+        for (int h = 0; h < 2; h++) {
+                values_beyond(v, al, n, cut, h == 0, part, part_al);
+                verdict_spread(part, part_al, n, &sp);
+                half[h] = format_spread(kind, &sp);
+                count[h] = sp.n;
+        }
+        char *s = g_strdup_printf("%d/%d: %s; %d/%d: %s", count[0], members, half[0], count[1], members, half[1]);
+
+        g_free(half[0]);
+        g_free(half[1]);
+        return s;
+}
+
+/* The same for comparison-summary.tsv's `.groups` columns: "-" for one
+ * group, else "count/members median min max" per group, ";" between them,
+ * the higher first (machine units). */
+static void tsv_groups(FILE *f, double floor, const double *v, int n, int members)
+{
+        struct verdict_spread sp;
+        double cut, part[n];
+        bool part_al[n];
+
+        if (!verdict_two_groups(v, n, floor, &cut)) {
+                fputs("\t-", f);
+                return;
+        }
+        for (int h = 0; h < 2; h++) {
+                values_beyond(v, NULL, n, cut, h == 0, part, part_al);
+                verdict_spread(part, NULL, n, &sp);
+                fprintf(f, "%s%d/%d %.15g %.15g %.15g", h ? ";" : "\t", sp.n, members, sp.median, sp.min, sp.max);
+        }
+}
+
+int compare_memory_groups(const struct policy_runs *pr, bool *first, char **what)
+{
+        enum split split = compare_split_of(pr);
+        int col = headline_index("memory.peak_bytes"), members, measured, k = 0;
+        double v[pr->n], cut;
+        bool al[pr->n];
+
+        if (split != SPLIT_NONE) {
+                for (int i = 0; i < pr->n; i++)
+                        k += first[i] = compare_in_group(&pr->runs[i], split, true);
+                *what = g_strdup_printf("%d with %s solid, %d without dashed", k,
+                                        split == SPLIT_OOM ? "OOM" : "a stall", pr->n - k);
+                return k;
+        }
+        group_values_of(pr, col, SPLIT_NONE, false, v, al, &members, &measured);
+        if (!verdict_two_groups(v, pr->n, compare_figure_floor(HEADLINE_BYTES), &cut)) {
+                *what = NULL;
+                return 0;
+        }
+        g_autofree char *at = units_format_size((int64_t)cut);
+
+        for (int i = 0; i < pr->n; i++)
+                k += first[i] = !isnan(v[i]) && v[i] > cut;
+        *what = g_strdup_printf("%d peaking above %s solid, %d at most dashed", k, at, pr->n - k);
+        return k;
+}
+
+/* One group's figure, formatted (compare_format_figure()). */
+static char *group_spread(const struct policy_runs *pr, int col, enum split split, bool outcome, int *members)
+{
+        double v[pr->n];
+        bool al[pr->n];
         int k;
 
-        group_spread_of(pr, col, split, outcome, &sp, members, &k);
-        g_autofree char *f = format_spread(headline[col].kind, &sp);
-
-        return k > 0 && k < *members ? g_strdup_printf("%d/%d: %s", k, *members, f) : g_steal_pointer(&f);
+        group_values_of(pr, col, split, outcome, v, al, members, &k);
+        return compare_format_figure(headline[col].kind, compare_figure_floor(headline[col].kind), v, al, pr->n,
+                                     *members);
 }
 
 static char *cell_spread(const struct policy_runs *pr, const void *arg)
@@ -359,29 +440,34 @@ void compare_warn_slow_guest(const struct policy_runs *prs, int np)
 static char *cell_boost_from_gp(const struct policy_runs *pr, const void *arg)
 {
         double v[pr->n];
-        bool al[pr->n];
-        int k = 0;
-        struct verdict_spread sp;
 
-        for (int i = 0; i < pr->n; i++) {
+        (void)arg;
+        for (int i = 0; i < pr->n; i++)
                 v[i] = pr->runs[i].boost_from_gp_ns;
-                al[i] = false;
-                k += !isnan(v[i]);
-        }
-        verdict_spread(v, al, pr->n, &sp);
-        if (k == 0)
-                return g_strdup("-");
-        g_autofree char *f = format_spread(HEADLINE_NS, &sp);
-
-        return k < pr->n ? g_strdup_printf("%d/%d: %s", k, pr->n, f) : g_steal_pointer(&f);
+        return compare_format_figure(HEADLINE_NS, compare_figure_floor(HEADLINE_NS), v, NULL, pr->n, pr->n);
 }
+
+static void rt_values_of(const struct policy_runs *pr, const char *cls, double *v)
+{
+        for (int i = 0; i < pr->n; i++) {
+                const double *m = g_hash_table_lookup(pr->runs[i].rt_max_ns, cls);
+
+                v[i] = m ? *m : NAN;
+        }
+}
+
+/* An RT task's wake-up latency matters from microseconds up. */
+#define RT_LATENCY_FLOOR_NS 10000.0
 
 static char *cell_rt(const struct policy_runs *pr, const void *arg)
 {
-        struct verdict_spread sp;
+        double v[pr->n];
+        int measured = 0;
 
-        rt_spread_of(pr, arg, &sp);
-        return format_spread(HEADLINE_NS, &sp);
+        rt_values_of(pr, arg, v);
+        for (int i = 0; i < pr->n; i++)
+                measured += !isnan(v[i]);
+        return compare_format_figure(HEADLINE_NS, RT_LATENCY_FLOOR_NS, v, NULL, pr->n, measured);
 }
 
 static char *cell_worst(const struct policy_runs *pr, const void *arg)
@@ -526,12 +612,13 @@ gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, in
         for (size_t k = 0; k < G_N_ELEMENTS(spread_keys); k++) {
                 const char *col = headline_column(&headline[headline_index(spread_keys[k])]);
 
-                fprintf(f, "\t%s.median\t%s.median_at_least\t%s.min\t%s.max\t%s.max_at_least", col, col, col,
-                        col, col);
+                fprintf(f, "\t%s.median\t%s.median_at_least\t%s.min\t%s.max\t%s.max_at_least\t%s.groups", col, col,
+                        col, col, col, col);
         }
         for (guint k = 0; k < classes->len; k++)
-                fprintf(f, "\trt_wakeup_max.%s.median_ns\trt_wakeup_max.%s.min_ns\trt_wakeup_max.%s.max_ns",
-                        (char *)classes->pdata[k], (char *)classes->pdata[k], (char *)classes->pdata[k]);
+                fprintf(f, "\trt_wakeup_max.%s.median_ns\trt_wakeup_max.%s.min_ns\trt_wakeup_max.%s.max_ns"
+                        "\trt_wakeup_max.%s.groups", (char *)classes->pdata[k], (char *)classes->pdata[k],
+                        (char *)classes->pdata[k], (char *)classes->pdata[k]);
         fputs("\tworst_seed\n", f);
         for (int p = 0; p < np; p++) {
                 const struct policy_runs *pr = &prs[p];
@@ -548,24 +635,42 @@ gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, in
                         verdict_wilson(counts[k], pr->n, &lo, &hi);
                         fprintf(f, "\t%d\t%.6f\t%.6f", counts[k], lo, hi);
                 }
+                /* the median only of runs in one group: where they fall in two far
+                 * apart, "-" and the groups in .groups (compare_format_figure()) */
                 for (size_t k = 0; k < G_N_ELEMENTS(spread_keys); k++) {
+                        int col = headline_index(spread_keys[k]), members, measured;
+                        double v[pr->n], cut;
+                        bool al[pr->n];
                         struct verdict_spread sp;
+                        double floor = compare_figure_floor(headline[col].kind);
 
-                        spread_of(pr, headline_index(spread_keys[k]), &sp);
+                        group_values_of(pr, col, SPLIT_NONE, false, v, al, &members, &measured);
+                        verdict_spread(v, al, pr->n, &sp);
                         if (sp.n == 0)
                                 fputs("\t-\t0\t-\t-\t0", f);
+                        else if (verdict_two_groups(v, pr->n, floor, &cut))
+                                fprintf(f, "\t-\t0\t%.15g\t%.15g\t%d", sp.min, sp.max, sp.max_at_least);
                         else
                                 fprintf(f, "\t%.15g\t%d\t%.15g\t%.15g\t%d", sp.median, sp.median_at_least, sp.min,
                                         sp.max, sp.max_at_least);
+                        tsv_groups(f, floor, v, pr->n, members);
                 }
                 for (guint k = 0; k < classes->len; k++) {
+                        double v[pr->n], cut;
+                        int measured = 0;
                         struct verdict_spread sp;
 
-                        rt_spread_of(pr, classes->pdata[k], &sp);
+                        rt_values_of(pr, classes->pdata[k], v);
+                        for (int i = 0; i < pr->n; i++)
+                                measured += !isnan(v[i]);
+                        verdict_spread(v, NULL, pr->n, &sp);
                         if (sp.n == 0)
                                 fputs("\t-\t-\t-", f);
+                        else if (verdict_two_groups(v, pr->n, RT_LATENCY_FLOOR_NS, &cut))
+                                fprintf(f, "\t-\t%.15g\t%.15g", sp.min, sp.max);
                         else
                                 fprintf(f, "\t%.15g\t%.15g\t%.15g", sp.median, sp.min, sp.max);
+                        tsv_groups(f, RT_LATENCY_FLOOR_NS, v, pr->n, measured);
                 }
                 if (pr->worst)
                         fprintf(f, "\t%" G_GUINT64_FORMAT "\n", pr->worst->seed);
@@ -650,7 +755,18 @@ gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, in
         return outfile_commit(o, error);
 }
 
-/* The table on stdout, one row per figure so that it fits a terminal. */
+/* The terminal's width: $COLUMNS where the shell exports it, else 160 (#58:
+ * six policies side by side took 253). */
+int compare_terminal_width(void)
+{
+        const char *env = g_getenv("COLUMNS");
+        gint64 c = env ? g_ascii_strtoll(env, NULL, 10) : 0;
+
+        return c >= 40 && c <= 1000 ? (int)c : 160;
+}
+
+/* The table on stdout, one row per figure, the policies in blocks that fit a
+ * terminal. */
 void compare_print_table(const struct policy_runs *prs, int np, int64_t thr_ns)
 {
         struct column_table *t = build_table(prs, np, thr_ns);
@@ -664,16 +780,29 @@ void compare_print_table(const struct policy_runs *prs, int np, int64_t thr_ns)
                         w[p] = MAX(w[p], (int)strlen(g_ptr_array_index((GPtrArray *)t->rows->pdata[h], p)) + 2);
         }
         printf("over seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ": rates k/N (95%% Wilson interval); "
-               "median (min .. max)\n", prs[0].runs[0].seed, prs[0].runs[prs[0].n - 1].seed);
-        printf("%-*s", w0, "");
-        for (int p = 0; p < np; p++)
-                printf("%*s", w[p], prs[p].policy);
-        putchar('\n');
-        for (guint h = 0; h < t->headers->len; h++) {
-                printf("%-*s", w0, (char *)t->headers->pdata[h]);
-                for (int p = 0; p < np; p++)
-                        printf("%*s", w[p], (char *)g_ptr_array_index((GPtrArray *)t->rows->pdata[h], p));
+               "median (min .. max), or two groups far apart with their counts\n", prs[0].runs[0].seed,
+               prs[0].runs[prs[0].n - 1].seed);
+        /* as many policies side by side as the terminal holds, the rest in
+         * further blocks below (the whole table is comparison.md's) */
+        int width = compare_terminal_width();
+
+        for (int first = 0, last; first < np; first = last) {
+                int used = w0 + w[first];
+
+                for (last = first + 1; last < np && used + w[last] <= width; last++)
+                        used += w[last];
+                if (first > 0)
+                        putchar('\n');
+                printf("%-*s", w0, "");
+                for (int p = first; p < last; p++)
+                        printf("%*s", w[p], prs[p].policy);
                 putchar('\n');
+                for (guint h = 0; h < t->headers->len; h++) {
+                        printf("%-*s", w0, (char *)t->headers->pdata[h]);
+                        for (int p = first; p < last; p++)
+                                printf("%*s", w[p], (char *)g_ptr_array_index((GPtrArray *)t->rows->pdata[h], p));
+                        putchar('\n');
+                }
         }
         column_table_free(t);
         for (size_t b = 0; b < G_N_ELEMENTS(baselines); b++) {

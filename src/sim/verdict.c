@@ -85,6 +85,34 @@ bool verdict_spread(const double *values, const bool *at_least, int n, struct ve
         return true;
 }
 
+int verdict_two_groups(const double *values, int n, double floor, double *cut)
+{
+        g_autofree double *v = g_new(double, MAX(n, 1));
+        int m = 0, at = -1;
+        double widest = 0;
+
+        for (int i = 0; i < n; i++)
+                if (!isnan(values[i]))
+                        v[m++] = values[i];
+        if (m < 2)
+                return 0;
+        gsl_sort(v, 1, (size_t)m);
+        for (int i = 0; i + 1 < m; i++) {
+                double step = (v[i + 1] + floor) / (v[i] + floor);
+
+                if (step > widest) {
+                        widest = step;
+                        at = i;
+                }
+        }
+        int low = at + 1, fewest = MAX(1, m / 5);
+
+        if (widest < VERDICT_GROUP_RATIO || MIN(low, m - low) < fewest)
+                return 0;
+        *cut = v[at];
+        return low;
+}
+
 char *verdict_format_rate(int k, int n)
 {
         double lo, hi;

@@ -74,6 +74,18 @@ struct verdict_spread {
 };
 bool verdict_spread(const double *values, const bool *at_least, int n, struct verdict_spread *out);
 
+/* Runs whose figure falls in two groups far apart have no common median: it
+ * would be a value no run was near (#58: a peak of 19 MiB between runs at
+ * 0.3 MiB and 38 MiB).  Sorted, the measured values are cut at the widest
+ * step between neighbours, measured as the ratio (b + @floor) / (a + @floor);
+ * @floor is the figure's scale of no consequence (a jiffy, 64 KiB), so that
+ * 1 us against 5 us is no step.  The values split when that ratio is at least
+ * VERDICT_GROUP_RATIO and the smaller side holds at least a fifth of them (one
+ * of under ten): then it returns how many fall in the lower group and sets
+ * @cut to its highest value.  Else 0. */
+#define VERDICT_GROUP_RATIO 4.0
+int verdict_two_groups(const double *values, int n, double floor, double *cut);
+
 /* "3/10 (11-60%)": a rate with its Wilson interval, in whole percent. */
 char *verdict_format_rate(int k, int n);
 /* "better in 9 of 10 (worse in 1; p = 0.021)"; "tied in 10 of 10"; where the
