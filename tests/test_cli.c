@@ -706,6 +706,39 @@ START_TEST(trace_window_limits_the_trace)
 }
 END_TEST
 
+/* #58: a 2007 policy on Tree RCU runs in a kernel that never existed: said
+ * once per command, in summary.json's warnings too, with what the model does
+ * (rcuc/N SCHED_NORMAL); not for none (a kernel without RCU_BOOST is real)
+ * nor for rcu-boost. */
+START_TEST(a_2007_policy_on_tree_rcu_is_said)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "b", NULL);
+        g_autofree char *summary = NULL;
+        const char *const quiet_policies[] = { "none", "rcu-boost" };
+        struct result r = run_cli("run", "scenarios/oom.scn", "--policy", "booster", "--set", "rcu.flavour=tree",
+                                  "--set", "scenario.duration=200ms", "--out", out, NULL);
+        const char *says = "policy booster was written for rcupreempt (2.6.22-rt, 2007), not Tree RCU";
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(strstr(r.err, says) && strstr(r.err, "rcuc/N callback threads SCHED_NORMAL"), "%s", r.err);
+        ck_assert_msg(strstr(r.err, says) == g_strrstr(r.err, says), "said twice: %s", r.err);
+        result_clear(&r);
+        summary = file_contents(out, "summary.json");
+        ck_assert_msg(strstr(summary, "was written for rcupreempt"), "%s", summary);
+        for (size_t i = 0; i < G_N_ELEMENTS(quiet_policies); i++) {
+                r = run_cli("run", "scenarios/oom.scn", "--policy", quiet_policies[i], "--set", "rcu.flavour=tree",
+                            "--set", "scenario.duration=200ms", "--out", out, NULL);
+                ck_assert_msg(r.status == 0 && !strstr(r.err, "written for"), "%s: %s", quiet_policies[i], r.err);
+                result_clear(&r);
+        }
+        r = run_cli("run", "scenarios/oom.scn", "--policy", "booster", "--set", "scenario.duration=200ms", "--out",
+                    out, NULL);
+        ck_assert_msg(r.status == 0 && !strstr(r.err, "written for"), "on rcupreempt: %s", r.err);
+        result_clear(&r);
+}
+END_TEST
+
 START_TEST(policies_lists_none)
 {
         struct result r = run_cli("policies", NULL);
@@ -751,6 +784,7 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, budgets_stop_cleanly);
         tcase_add_test(runs, progress_bar_on_a_terminal_only);
         tcase_add_test(runs, trace_window_limits_the_trace);
+        tcase_add_test(runs, a_2007_policy_on_tree_rcu_is_said);
         tcase_add_test(runs, interrupted_sweep_resumes_to_the_same_result);
         tcase_set_timeout(runs, 300);
         suite_add_tcase(s, usage);

@@ -194,6 +194,7 @@ const struct boost_policy_ops booster_policy_ops = {
         .summary = "approach 1: booster thread, aged per-CPU lists, locks off the fast paths (use this one)",
         .keys = booster_keys,
         .threads = (const char *const[]){ "rcu_booster", NULL },
+        .written_for = "rcupreempt",
         .create = create_booster,
         .reader_blocked = reader_blocked_booster,
         .reader_unlock = reader_unlock_booster,

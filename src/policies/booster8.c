@@ -354,6 +354,7 @@ const struct boost_policy_ops booster8_policy_ops = {
         .summary = "approach 2: the same aging and booster with an eight-state lock-free machine",
         .keys = b8_keys,
         .threads = (const char *const[]){ "rcu_booster", NULL },
+        .written_for = "rcupreempt",
         .create = create_b8,
         .reader_blocked = reader_blocked_b8,
         .reader_unlock = reader_unlock_b8,

@@ -322,6 +322,7 @@ const struct boost_policy_ops pilock_policy_ops = {
         .summary = "approach 3: a per-task lock used only for priority inheritance (cannot boost reliably)",
         .keys = pi_keys,
         .threads = (const char *const[]){ "rcu_booster", NULL },
+        .written_for = "rcupreempt",
         .create = create_pi,
         .reader_blocked = reader_blocked_pi,
         .reader_unlock = reader_unlock_pi,

@@ -96,6 +96,9 @@ struct boost_policy_ops {
          * default [rcu] flavour under it, and the only one it accepts.
          * NULL: any flavour, rcupreempt by default. */
         const char *rcu_flavour;
+        /* The flavour it was written for where it runs on others too
+         * ("rcupreempt": the 2007 policies, for 2.6.22-rt); NULL: none. */
+        const char *written_for;
 
         /* Called once while the simulation is built, before the first event:
          * parse parameters with policy_param_*(), allocate state, create

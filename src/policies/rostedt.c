@@ -277,6 +277,7 @@ const struct boost_policy_ops rostedt_policy_ops = {
         .summary = "Rostedt's 2007 -rt rcupreempt-boost: synchronize_rcu() callers boost preempted readers to their own priority",
         .keys = rostedt_keys,
         .threads = (const char *const[]){ "krcupreemptd", NULL },
+        .written_for = "rcupreempt",
         .create = create_rostedt,
         .reader_blocked = reader_blocked_rostedt,
         .reader_unlock = reader_unlock_rostedt,

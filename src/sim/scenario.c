@@ -1071,7 +1071,9 @@ static gboolean load_groups(struct scenario *sc, GError **error)
                 g_autofree char *where = scenario_where(sc, "rcu", "callback_thread");
 
                 g_ptr_array_add(sc->warnings, g_strdup_printf("%s: has no effect with flavour=tree: callbacks run "
-                                                              "in rcuc/N at [rcu] kthread_prio", where));
+                                                              "in rcuc/N ([rcu] rcuc_thread; by default at [rcu] "
+                                                              "kthread_prio under rcu-boost, SCHED_NORMAL under the "
+                                                              "2007 policies)", where));
         }
         return TRUE;
 }

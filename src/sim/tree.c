@@ -957,6 +957,27 @@ static bool tree_rcu_boost(const struct sim *sim)
         return sim->policy && sim->policy->rcu_flavour;
 }
 
+/* The 2007 policies were written for rcupreempt; on Tree RCU (a user's
+ * flavour=tree for a 6.1 box) the model runs them all the same, in a kernel
+ * that never existed: said once, with what the model does (#58: rcuc/N
+ * stayed SCHED_NORMAL, and such a run did worse than none). */
+static void note_policy_off_its_flavour(struct sim *sim, const struct rcu_tree *rt)
+{
+        if (!sim->policy || !sim->policy->written_for || !strcmp(sim->policy->written_for, "tree"))
+                return;
+        g_autofree char *rcuc = sim->sc->rcuc_sched_set ? g_strdup("as [rcu] rcuc_thread sets")
+                                                        : g_strdup("SCHED_NORMAL (set [rcu] rcuc_thread to change it)");
+        g_autofree char *gp = rt->kthread_prio ? g_strdup_printf("SCHED_FIFO %d", rt->kthread_prio)
+                                               : g_strdup("SCHED_NORMAL");
+
+        g_ptr_array_add(sim->warnings, g_strdup_printf(
+                "policy %s was written for %s (2.6.22-rt, 2007), not Tree RCU: with flavour=tree the model runs "
+                "its hooks and threads as written on Tree RCU's grace periods, in a kernel without "
+                "CONFIG_RCU_BOOST -- the rcuc/N callback threads %s, rcu_preempt %s. No kernel had this "
+                "combination; rcu-boost is Tree RCU's own boosting", sim->policy->name, sim->policy->written_for,
+                rcuc, gp));
+}
+
 static void init_tree(struct sim *sim)
 {
         struct rcu_tree *rt = g_new0(struct rcu_tree, 1);
@@ -991,6 +1012,7 @@ static void init_tree(struct sim *sim)
         rt->gp_state = RCU_GP_IDLE;
         rt->next_req_ns = -1;
         latency_stat_init(&rt->start_delay);
+        note_policy_off_its_flavour(sim, rt);
 }
 
 static void start_tree(struct sim *sim)
