@@ -736,6 +736,22 @@ START_TEST(a_2007_policy_on_tree_rcu_is_said)
                     out, NULL);
         ck_assert_msg(r.status == 0 && !strstr(r.err, "written for"), "on rcupreempt: %s", r.err);
         result_clear(&r);
+        /* sweep says it once before it runs, check once per scenario and policy */
+        g_autofree char *sw = g_build_filename(dir, "sw", NULL);
+
+        r = run_cli("sweep", "scenarios/oom.scn", "--set", "rcu.flavour=tree", "--policies", "booster", "--vary",
+                    "scenario.duration=100ms,200ms", "--seeds", "2", "--out", sw, "-q", NULL);
+        ck_assert_msg(r.status == 0 && strstr(r.err, says) && strstr(r.err, says) == g_strrstr(r.err, says), "%s",
+                      r.err);
+        result_clear(&r);
+        g_autofree char *scn = write_temp_scenario(dir, "t.scn", "[scenario]\nduration=100ms\n[rcu]\nflavour=tree\n"
+                                                   "[task:r]\nprogram=loop { rcu_read_lock; compute 1ms; rcu_read_unlock }\n"
+                                                   "[expect]\nseeds=2\nbooster.safety_violations=0\n");
+
+        r = run_cli("check", scn, NULL);
+        ck_assert_msg(r.status == 0 && strstr(r.err, says) && strstr(r.err, says) == g_strrstr(r.err, says), "%s",
+                      r.err);
+        result_clear(&r);
 }
 END_TEST
 

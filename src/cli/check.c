@@ -40,6 +40,7 @@ struct check_job {
         const struct scenario *sc;
         const char *policy;     /* NULL: only the lines it was made with */
         GArray *entries;        /* struct check_entry */
+        GPtrArray *warnings;    /* char *: its first run's, said on stderr in the report's order */
 };
 
 static void check_add(struct check_job *job, int kind, char *why, const char *fmt, va_list ap) G_GNUC_PRINTF(4, 0);
@@ -95,6 +96,10 @@ static char *tap_escape(const char *s)
 
 static void check_emit(struct check_run *cr, struct check_job *job)
 {
+        for (guint i = 0; i < job->warnings->len; i++)
+                fprintf(stderr, "rcuboost: warning: %s: %s: %s\n", job->sc->path, job->policy,
+                        (const char *)job->warnings->pdata[i]);
+        g_ptr_array_unref(job->warnings);
         for (guint i = 0; i < job->entries->len; i++) {
                 struct check_entry *e = &g_array_index(job->entries, struct check_entry, i);
                 int n;
@@ -133,6 +138,7 @@ static struct check_job *check_job_new(const struct check_run *cr, const struct 
         job->sc = sc;
         job->policy = policy;
         job->entries = g_array_new(FALSE, FALSE, sizeof(struct check_entry));
+        job->warnings = g_ptr_array_new_with_free_func(g_free);
         return job;
 }
 
@@ -226,6 +232,9 @@ static void check_policy(struct check_job *job)
                         }
                         return;
                 }
+                /* what the policy's runs need to be told (a 2007 policy on Tree RCU), once */
+                for (guint w = 0; i == 0 && w < sim_warnings(sim)->len; w++)
+                        g_ptr_array_add(job->warnings, g_strdup(g_ptr_array_index(sim_warnings(sim), w)));
                 sim_run(sim);
                 if (!sim_finish(sim, &e)) {
                         check_result(job, FALSE, "%s: %s%s: the run failed: %s", sc->path, policy, in_seed, e->message);

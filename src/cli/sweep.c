@@ -816,6 +816,28 @@ int cli_sweep(int argc, char **argv)
                 }
         }
 
+        /* What the scenario and each policy's runs need to be told (a 2007 policy
+         * on Tree RCU, an [rcu] key no policy reads), once, before the sweep
+         * runs; not by its --only jobs, which run side by side. */
+        if (only < 0 && !emit) {
+                g_autoptr(RcbScenario) sc = scenario_load_data(sw.text, sw.scenario, (const char *const *)sets, NULL);
+                struct sim *sims[sw.policies->len + 1];
+                guint made = 0;
+
+                for (guint p = 0; sc && p < sw.policies->len; p++) {
+                        struct sim *sim = sim_new(sc, &(struct sim_options){ .policy = sw.policies->pdata[p] }, NULL);
+
+                        if (sim) {
+                                cli_print_warnings(made == 0 ? sc : NULL, sim);
+                                sims[made++] = sim;
+                        }
+                }
+                if (made)
+                        cli_warn_unused_rcu_keys(sc, sims, (int)made);
+                for (guint p = 0; p < made; p++)
+                        sim_free(sims[p]);
+        }
+
         /* The metric, as [expect] names it, must be in every policy's summary;
          * an outcome's rate (stall_rate) is counted from every row's outcomes. */
         sw.rate = metric ? verdict_rate_of(metric) : -1;
