@@ -139,6 +139,22 @@ START_TEST(two_groups_far_apart_are_told_apart)
 }
 END_TEST
 
+/* #58: a rare event per simulated hour with the exact Poisson interval
+ * (Garwood: 0 events -> [0, 3.689], 3 -> [0.619, 8.767]). */
+START_TEST(rare_events_are_rates_per_hour_with_their_interval)
+{
+        double lo, hi;
+        g_autofree char *none = verdict_format_per_hour(0, 6000), *three = verdict_format_per_hour(3, 3600);
+
+        verdict_poisson(0, &lo, &hi);
+        ck_assert(lo == 0 && fabs(hi - 3.689) < 0.001);
+        verdict_poisson(3, &lo, &hi);
+        ck_assert_msg(fabs(lo - 0.6187) < 0.001 && fabs(hi - 8.767) < 0.001, "%g %g", lo, hi);
+        ck_assert_str_eq(none, "0 in 6000 s (< 2.2/h)");
+        ck_assert_str_eq(three, "3 in 3600 s: 3/h (0.62-8.8)");
+}
+END_TEST
+
 START_TEST(out_of_memory_first_leaves_the_stall_unknown)
 {
         bool o[VERDICT_OUTCOMES];
@@ -207,6 +223,7 @@ static Suite *verdict_suite(void)
         tcase_add_test(stats, spread_marks_only_figures_that_are_lower_bounds);
         tcase_add_test(stats, out_of_memory_first_leaves_the_stall_unknown);
         tcase_add_test(stats, two_groups_far_apart_are_told_apart);
+        tcase_add_test(stats, rare_events_are_rates_per_hour_with_their_interval);
         tcase_add_test(pending, a_pending_stall_is_never_reported_below_it);
         suite_add_tcase(s, stats);
         suite_add_tcase(s, pending);

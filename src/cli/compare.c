@@ -81,6 +81,11 @@ static void read_result(struct result *res, const struct report *r)
         res->stall_unknown = outcome[VERDICT_STALL_UNKNOWN];
         res->oom_time_ns = report_lookup(r, "memory.oom_time_ns", &v) ? v : NAN;
         res->oom_bytes = report_lookup(r, "memory.oom_bytes", &v) ? v : NAN;
+        res->observed_ns = res->oom && !isnan(res->oom_time_ns) ? res->oom_time_ns
+                           : report_lookup(r, "duration_ns", &v) ? v : NAN;
+        res->stall_episodes = (int)(report_lookup(r, "rcu.gp_over_threshold", &v) ? v : 0);
+        if (res->stall && res->stall_episodes == 0)
+                res->stall_episodes = 1;        /* a callback or synchronize_rcu() wait alone */
         res->pending_gp_ns = report_lookup(r, "rcu.gp_in_progress_ns", &v) ? v : 0;
         res->gp_max_ns = report_lookup(r, "gp_latency.max_ns", &v) ? v : 0;
         for (size_t k = 0; k < COMPARE_TAILS; k++) {

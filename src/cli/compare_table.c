@@ -139,6 +139,8 @@ void compare_summarise(struct policy_runs *pr)
                 pr->stall += r->stall;
                 pr->stalled_at_end += r->stalled_at_end;
                 pr->stall_unknown += r->stall_unknown;
+                pr->stall_episodes += r->stall_episodes;
+                pr->observed_ns += r->observed_ns;     /* NAN once a run did not say */
                 pr->unsafe += r->values[headline_index("safety_violations")] > 0;
                 if (strcmp(r->status, "failed") && (!pr->worst || worse_run(r, pr->worst)))
                         pr->worst = r;
@@ -207,6 +209,15 @@ static char *cell_flavour(const struct policy_runs *pr, const void *arg)
 {
         (void)arg;
         return g_strdup(pr->environment);
+}
+
+/* Stalls as a rate per simulated hour, with the exact Poisson interval:
+ * "0 stalls in 10 runs" is a bound on how often, and this says which. */
+static char *cell_per_hour(const struct policy_runs *pr, const void *arg)
+{
+        (void)arg;
+        return pr->real || isnan(pr->observed_ns) ? g_strdup("-")
+                                                   : verdict_format_per_hour(pr->stall_episodes, pr->observed_ns / 1e9);
 }
 
 static char *cell_rate(const struct policy_runs *pr, const void *arg)
@@ -504,6 +515,7 @@ static struct column_table *build_table(const struct policy_runs *prs, int np, i
                   GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, oom)));
         table_row(t, prs, np, g_strdup_printf("stall (a GP or callback > %s)", thr), cell_rate,
                   GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, stall)));
+        table_row(t, prs, np, g_strdup("stalls per simulated hour"), cell_per_hour, NULL);
         table_row(t, prs, np, g_strdup("stalled at the end"), cell_rate,
                   GSIZE_TO_POINTER(G_STRUCT_OFFSET(struct policy_runs, stalled_at_end)));
         table_row(t, prs, np, g_strdup("stall unknown (out of memory first)"), cell_rate,
@@ -619,7 +631,7 @@ gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, in
                 fprintf(f, "\trt_wakeup_max.%s.median_ns\trt_wakeup_max.%s.min_ns\trt_wakeup_max.%s.max_ns"
                         "\trt_wakeup_max.%s.groups", (char *)classes->pdata[k], (char *)classes->pdata[k],
                         (char *)classes->pdata[k], (char *)classes->pdata[k]);
-        fputs("\tworst_seed\n", f);
+        fputs("\tstall_episodes\tobserved_s\tstalls_per_hour\tstalls_per_hour_lo\tstalls_per_hour_hi\tworst_seed\n", f);
         for (int p = 0; p < np; p++) {
                 const struct policy_runs *pr = &prs[p];
                 const int counts[] = { pr->oom, pr->stall, pr->stalled_at_end, pr->unsafe, pr->stall_unknown };
@@ -671,6 +683,15 @@ gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, in
                         else
                                 fprintf(f, "\t%.15g\t%.15g\t%.15g", sp.median, sp.min, sp.max);
                         tsv_groups(f, RT_LATENCY_FLOOR_NS, v, pr->n, measured);
+                }
+                if (pr->real || isnan(pr->observed_ns) || pr->observed_ns <= 0) {
+                        fputs("\t-\t-\t-\t-\t-", f);
+                } else {
+                        double lo, hi, h = pr->observed_ns / 3.6e12;
+
+                        verdict_poisson(pr->stall_episodes, &lo, &hi);
+                        fprintf(f, "\t%d\t%.9g\t%.6g\t%.6g\t%.6g", pr->stall_episodes, pr->observed_ns / 1e9,
+                                pr->stall_episodes / h, lo / h, hi / h);
                 }
                 if (pr->worst)
                         fprintf(f, "\t%" G_GUINT64_FORMAT "\n", pr->worst->seed);
@@ -779,8 +800,8 @@ void compare_print_table(const struct policy_runs *prs, int np, int64_t thr_ns)
                 for (guint h = 0; h < t->headers->len; h++)
                         w[p] = MAX(w[p], (int)strlen(g_ptr_array_index((GPtrArray *)t->rows->pdata[h], p)) + 2);
         }
-        printf("over seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ": rates k/N (95%% Wilson interval); "
-               "median (min .. max), or two groups far apart with their counts\n", prs[0].runs[0].seed,
+        printf("over seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ": rates k/N (95%% Wilson); "
+               "median (min .. max), or two groups with counts\n", prs[0].runs[0].seed,
                prs[0].runs[prs[0].n - 1].seed);
         /* as many policies side by side as the terminal holds, the rest in
          * further blocks below (the whole table is comparison.md's) */

@@ -38,6 +38,8 @@ struct result {
         bool stalled_at_end;            /* one still waiting at the end, past stall_threshold */
         bool stall_unknown;             /* out of memory before a pending wait could pass it */
         double oom_time_ns, oom_bytes;
+        double observed_ns;             /* simulated time it covered: its duration, or to its out of memory */
+        int stall_episodes;             /* grace periods over stall_threshold; 1 for a run that stalled otherwise */
         double pending_gp_ns;           /* grace period still pending at the end */
         double gp_max_ns;               /* the longest that completed */
         GHashTable *rt_max_ns;          /* periodic class ("rt:90") -> double *: its worst wake-up */
@@ -61,6 +63,8 @@ struct policy_runs {
         struct result *runs;            /* n of them, seeds first .. first + n - 1 */
         int n;
         int ok, oom, stall, stalled_at_end, unsafe, stall_unknown;
+        int stall_episodes;             /* over the runs, in */
+        double observed_ns;             /* their simulated time (NAN: a run did not say) */
         const struct result *worst;
         char *title;                    /* for plot keys */
 };

@@ -113,6 +113,34 @@ int verdict_two_groups(const double *values, int n, double floor, double *cut)
         return low;
 }
 
+void verdict_poisson(int k, double *lo, double *hi)
+{
+        *lo = k > 0 ? gsl_cdf_chisq_Pinv(0.025, 2.0 * k) / 2 : 0;
+        *hi = gsl_cdf_chisq_Pinv(0.975, 2.0 * k + 2) / 2;
+}
+
+/* two significant figures, without an exponent: 0.37, 9.8, 980, 2900 */
+static char *per_hour(double x)
+{
+        return x >= 100 ? g_strdup_printf("%.0f", x) : g_strdup_printf("%.2g", x);
+}
+
+char *verdict_format_per_hour(int k, double seconds)
+{
+        double lo, hi, h = seconds / 3600;
+
+        if (!(seconds > 0))
+                return g_strdup("-");
+        g_autofree char *in = seconds >= 10 ? g_strdup_printf("%.0f s", seconds) : g_strdup_printf("%.3g s", seconds);
+
+        verdict_poisson(k, &lo, &hi);
+        g_autofree char *r = per_hour(k / h), *l = per_hour(lo / h), *u = per_hour(hi / h);
+
+        if (k == 0)
+                return g_strdup_printf("0 in %s (< %s/h)", in, u);
+        return g_strdup_printf("%d in %s: %s/h (%s-%s)", k, in, r, l, u);
+}
+
 char *verdict_format_rate(int k, int n)
 {
         double lo, hi;

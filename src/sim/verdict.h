@@ -49,6 +49,14 @@ void verdict_outcomes(const struct report *r, bool out[VERDICT_OUTCOMES]);
 /* The outcome a rate metric names ("oom_rate" -> VERDICT_OOM), or -1. */
 int verdict_rate_of(const char *metric);
 
+/* The exact (Garwood) 95% interval of a Poisson mean, @k events seen:
+ * chi-square quantiles, 0 below for k = 0. */
+void verdict_poisson(int k, double *lo, double *hi);
+/* A rare event as a rate a user can quote (#58): "0 in 6000 s (< 2.2/h)",
+ * "3 in 6000 s: 1.8/h (0.37-5.3)" -- @k events in @seconds simulated, per
+ * hour with the exact 95% interval (the bound of it when none was seen). */
+char *verdict_format_per_hour(int k, double seconds);
+
 /* The 95% Wilson score interval of @k successes in @n trials (n > 0). */
 void verdict_wilson(int k, int n, double *lo, double *hi);
 
