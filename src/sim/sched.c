@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "engine.h"
+#include "rtwait.h"
 
 /* Linux's nice-to-weight table (kernel/sched/core.c): each nice level is
  * about 10% of CPU relative to its neighbour. */
@@ -157,6 +158,8 @@ static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
         if (sim->events_on && t->cpu != cpu->id)
                 count_migration(sim, t);
         t->cpu = cpu->id;
+        if (t->rtw)
+                rtwait_enqueued(sim, t, cpu->id);
         if (task_is_rt(t)) {
                 int64_t seq = head ? --cpu->head_seq : ++cpu->tail_seq;
 
@@ -174,6 +177,8 @@ static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
 
 static void dequeue(struct sim *sim, struct cpu *cpu, struct task *t)
 {
+        if (t->rtw)
+                rtwait_dequeued(sim, t, cpu);
         /* The heap a task sits in follows its class at enqueue time. */
         if (t->rq_node.slot < cpu->rt_rq.n && cpu->rt_rq.v[t->rq_node.slot].node == &t->rq_node) {
                 heap_remove(&cpu->rt_rq, &t->rq_node);
@@ -737,6 +742,9 @@ static void schedule(struct sim *sim, struct cpu *cpu)
         struct task *next;
 
         cpu->need_resched = false;
+        /* a periodic task waiting here: what ran until now delayed it */
+        if (sim->rtwait_waiting->len)
+                rtwait_cpu_switching(sim, cpu);
         cpu->switching_out = prev;
         if (prev) {
                 /* A reader switched out tells its policy, below: fetch the
@@ -1274,7 +1282,10 @@ void sched_tick(struct sim *sim, struct cpu *cpu)
                 if (sim->env.rt_runtime_ns >= 0 && !cpu->rt_throttled && cpu->rt_time_ns > cpu->rt_runtime_ns)
                         balance_runtime(sim, cpu);
                 if (sim->env.rt_runtime_ns >= 0 && !cpu->rt_throttled && cpu->rt_time_ns > cpu->rt_runtime_ns) {
+                        if (sim->rtwait_waiting->len)
+                                rtwait_cpu_switching(sim, cpu);
                         cpu->rt_throttled = true;
+                        cpu->rt_throttle_windows++;
                         cpu_rank_changed(sim, cpu);
                         sched_resched(sim, cpu->id);
                 }
@@ -1365,6 +1376,9 @@ static void rt_period_event(struct sim *sim, struct event *ev)
                         balance_runtime(sim, cpu);
                 cpu->rt_time_ns = MAX(0, cpu->rt_time_ns - cpu->rt_runtime_ns);
                 if (cpu->rt_throttled && cpu->rt_time_ns < cpu->rt_runtime_ns) {
+                        /* what waited here until now waited for the throttling */
+                        if (sim->rtwait_waiting->len)
+                                rtwait_cpu_switching(sim, cpu);
                         cpu->rt_throttled = false;
                         cpu_rank_changed(sim, cpu);
                         sched_resched(sim, c);

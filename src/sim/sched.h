@@ -74,6 +74,7 @@ struct cpu {
         int distribute_prev;            /* cpumask_any_and_distribute()'s per-CPU cursor */
         bool in_eqs;                    /* [scenario] nohz_idle: idle, an extended quiescent state */
         bool tick_stopped;              /* ... and its tick stopped (tick_nohz_idle_stop_tick()) */
+        uint64_t rt_throttle_windows;   /* times its RT class was throttled (rtwait.h) */
 } __attribute__((aligned(64)));         /* two lines for schedule(), not three or four */
 
 /* What the scheduler tells the layers above it -- RCU, the PI mutexes and

@@ -9,6 +9,7 @@
 #include "boosts.h"
 #include "engine.h"
 #include "expect.h"
+#include "rtwait.h"
 #include "stall.h"
 
 /* How many runs, in any thread, are inside their event loop or their
@@ -113,6 +114,7 @@ static void create_tasks(struct sim *sim)
                         if (t->period_ns) {
                                 t->wakeup = g_new0(struct latency_stat, 1);
                                 latency_stat_init(t->wakeup);
+                                t->rtw = rtwait_new();
                                 t->release_ns = t->start_ns;
                                 t->awaiting_release = true;
                         }
@@ -529,6 +531,7 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         sim->interrupt = opts ? opts->interrupt : NULL;
         sim->out_lock = -1;
         sim->warnings = g_ptr_array_new_with_free_func(g_free);
+        sim->rtwait_waiting = g_ptr_array_new();
         sim->ptimers = g_ptr_array_new_with_free_func(g_free);
         boosts_init(sim);
         sim->params_in_effect = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
@@ -705,6 +708,7 @@ void sim_free(struct sim *sim)
         if (sim->tasks_named)
                 g_hash_table_destroy(sim->tasks_named);
         g_ptr_array_unref(sim->warnings);
+        g_ptr_array_unref(sim->rtwait_waiting);
         if (sim->params_in_effect)
                 g_hash_table_destroy(sim->params_in_effect);
         g_ptr_array_unref(sim->tasks);
@@ -1044,6 +1048,7 @@ struct report *sim_build_report(struct sim *sim)
         }
         report_int(r, "rt.activations", activations);
         report_int(r, "rt.overruns", overruns);
+        rtwait_report(sim, r);
         for (int c = 0; c < sim->ncpus; c++)
                 switches += sim->cpus[c].nr_switches;
         report_int(r, "sched.context_switches", (int64_t)switches);
@@ -1310,6 +1315,7 @@ void sim_print_summary(const struct sim *sim, FILE *f)
                         at_least ? ">= " : "", max, v, at_least ? "; one still pending at the end" : "");
         }
         print_rt_tasks(sim, f);
+        rtwait_print(sim, f);
         /* The policy's own headline: did it boost, how soon, at what cost. */
         if (value_of(r, "policy_stats.readers_blocked") > 0 || strcmp(sim->policy->name, "none")) {
                 g_autofree char *d50 = fmt_dur(r, "policy_stats.boost_delay.p50_ns");

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "engine.h"
+#include "rtwait.h"
 
 /* More zero-time steps than this at one instant is a runaway loop. */
 #define MAX_ZERO_TIME_STEPS 1000000
@@ -78,6 +79,7 @@ void task_free(struct task *t)
                 latency_stat_finish(t->wakeup);
                 g_free(t->wakeup);
         }
+        rtwait_free(t->rtw);
         if (t->wakeup_hist) {
                 g_free(t->wakeup_hist->bin);    /* the range is the sim's */
                 g_free(t->wakeup_hist);
@@ -104,6 +106,7 @@ static void record_release(struct sim *sim, struct task *t)
         if (t->normal_prio == sim->rt_top_prio)
                 latency_stat_add(&sim->rt_top, latency);
         t->last_wakeup_ns = latency;
+        rtwait_ran(sim, t, latency);
         if (t->wakeup_hist && gsl_histogram_increment(t->wakeup_hist, latency / 1000.0) != GSL_SUCCESS)
                 t->wakeup_overflows++;
         t->activations++;

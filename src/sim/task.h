@@ -142,6 +142,7 @@ struct task {
                                          * the real kernel's (summary.json "achieved") */
         uint64_t call_rcus;
         struct latency_stat *wakeup;    /* periodic tasks: release -> first run */
+        struct rtwait *rtw;             /* ... and what each wait was for (rtwait.h) */
         gsl_histogram *wakeup_hist;     /* the same in 1 us buckets, as cyclictest -h (with outputs);
                                          * its range is sim->wakeup_ranges, shared */
         uint64_t wakeup_overflows;      /* beyond the histogram's last bucket */

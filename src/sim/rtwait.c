@@ -1,0 +1,305 @@
+/* rtwait.c - what delayed each periodic task's wake-up (rtwait.h).
+ *
+ * A task's wait runs from its release to its first run.  While it is
+ * queued, every switch on its CPU, and its leaving the queue, charge the
+ * time since the last charge to what ran there meanwhile.  Only the tasks
+ * waiting now are looked at (sim->rtwait_waiting: a handful), so a switch
+ * on a CPU nobody waits on costs one comparison per waiting task. */
+#include "rtwait.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "report.h"
+#include "sched.h"
+#include "task.h"
+#include "units.h"
+
+struct rtwait_cause {
+        char *what;
+        int64_t ns;
+};
+
+/* One activation's wait, split into its causes, largest first once done. */
+struct rtwait_activation {
+        int64_t release_ns, latency_ns;
+        int cpu;                        /* where it ran */
+        GArray *causes;                 /* struct rtwait_cause */
+};
+
+struct rtwait {
+        bool waiting;                   /* released, not run yet */
+        int cpu;                        /* the CPU it is queued on, or -1 */
+        int64_t mark_ns;                /* charged up to here */
+        struct rtwait_activation now;   /* the wait in progress */
+        struct rtwait_activation worst[RTWAIT_KEEP];
+        int nworst;
+};
+
+static void activation_clear(struct rtwait_activation *a)
+{
+        for (guint i = 0; a->causes && i < a->causes->len; i++)
+                g_free(g_array_index(a->causes, struct rtwait_cause, i).what);
+        if (a->causes)
+                g_array_set_size(a->causes, 0);
+}
+
+struct rtwait *rtwait_new(void)
+{
+        struct rtwait *w = g_new0(struct rtwait, 1);
+
+        w->cpu = -1;
+        w->now.causes = g_array_new(FALSE, FALSE, sizeof(struct rtwait_cause));
+        return w;
+}
+
+void rtwait_free(struct rtwait *w)
+{
+        if (!w)
+                return;
+        activation_clear(&w->now);
+        g_array_free(w->now.causes, TRUE);
+        for (int i = 0; i < w->nworst; i++) {
+                activation_clear(&w->worst[i]);
+                g_array_free(w->worst[i].causes, TRUE);
+        }
+        g_free(w);
+}
+
+/* Add @ns to cause @what (taken) of the wait in progress. */
+static void blame(struct rtwait *w, char *what, int64_t ns)
+{
+        GArray *c = w->now.causes;
+
+        if (ns <= 0) {
+                g_free(what);
+                return;
+        }
+        for (guint i = 0; i < c->len; i++) {
+                struct rtwait_cause *k = &g_array_index(c, struct rtwait_cause, i);
+
+                if (!strcmp(k->what, what)) {
+                        k->ns += ns;
+                        g_free(what);
+                        return;
+                }
+        }
+        g_array_append_val(c, ((struct rtwait_cause){ .what = what, .ns = ns }));
+}
+
+/* "ksoftirqd/0 (rt:51)"; one running boosted -- a PI mutex's waiter or an
+ * RCU booster lent it its priority -- says its own too:
+ * "reader (rt:50, boosted; its own normal:19)". */
+static char *runner_name(const struct task *r)
+{
+        g_autofree char *at = sched_describe_prio(r->prio);
+
+        if (r->prio != r->normal_prio) {
+                g_autofree char *own = sched_describe_prio(r->normal_prio);
+
+                return g_strdup_printf("%s (%s, boosted; its own %s)", r->name, at, own);
+        }
+        return g_strdup_printf("%s (%s)", r->name, at);
+}
+
+/* Charge the time since the last charge to what ran on @cpu meanwhile. */
+static void charge(struct sim *sim, struct task *t, const struct cpu *cpu)
+{
+        struct rtwait *w = t->rtw;
+        const struct task *ran = cpu->curr ? cpu->curr : cpu->switching_out;
+        int64_t ns = sim->now - w->mark_ns;
+
+        w->mark_ns = sim->now;
+        if (ns <= 0)
+                return;
+        if (cpu->rt_throttled && task_is_rt(t))
+                blame(w, g_strdup_printf("RT throttling on CPU %d", cpu->id), ns);
+        else if (ran && ran != t)
+                blame(w, runner_name(ran), ns);
+        else
+                blame(w, g_strdup_printf("CPU %d idle or switching", cpu->id), ns);
+}
+
+void rtwait_enqueued(struct sim *sim, struct task *t, int cpu)
+{
+        struct rtwait *w = t->rtw;
+
+        if (!w->waiting) {
+                /* the release's wake-up: late if its timer was (ktimers/N on PREEMPT_RT) */
+                if (!t->awaiting_release)
+                        return;
+                w->waiting = true;
+                w->now.release_ns = t->release_ns;
+                g_ptr_array_add(sim->rtwait_waiting, t);
+                if (t->timeout_cpu >= 0)
+                        blame(w, g_strdup_printf("its timer, expired in ktimers/%d", t->timeout_cpu),
+                              sim->now - t->release_ns);
+                else
+                        blame(w, g_strdup("its timer"), sim->now - t->release_ns);
+        }
+        w->cpu = cpu;
+        w->mark_ns = sim->now;
+}
+
+void rtwait_dequeued(struct sim *sim, struct task *t, const struct cpu *cpu)
+{
+        struct rtwait *w = t->rtw;
+
+        if (!w->waiting || w->cpu != cpu->id)
+                return;
+        charge(sim, t, cpu);
+        w->cpu = -1;
+}
+
+void rtwait_cpu_switching(struct sim *sim, const struct cpu *cpu)
+{
+        GPtrArray *waiting = sim->rtwait_waiting;
+
+        for (guint i = 0; i < waiting->len; i++) {
+                struct task *t = waiting->pdata[i];
+
+                if (t->rtw->cpu == cpu->id)
+                        charge(sim, t, cpu);
+        }
+}
+
+static gint by_ns_desc(gconstpointer a, gconstpointer b)
+{
+        const struct rtwait_cause *x = a, *y = b;
+
+        return x->ns != y->ns ? (x->ns < y->ns ? 1 : -1) : strcmp(x->what, y->what);
+}
+
+void rtwait_ran(struct sim *sim, struct task *t, int64_t latency_ns)
+{
+        struct rtwait *w = t->rtw;
+        int64_t counted = 0;
+
+        if (!w)
+                return;
+        if (w->waiting) {
+                g_ptr_array_remove_fast(sim->rtwait_waiting, t);
+                w->waiting = false;
+                w->cpu = -1;
+                for (guint i = 0; i < w->now.causes->len; i++)
+                        counted += g_array_index(w->now.causes, struct rtwait_cause, i).ns;
+                /* picked, then the switch's own costs before its first instruction */
+                blame(w, g_strdup("switching to it (scheduler costs)"), latency_ns - counted);
+        } else {
+                /* no wait at all: its previous activation ran into this period */
+                w->now.release_ns = t->release_ns;
+                blame(w, g_strdup("its own previous activation, overrunning"), latency_ns);
+        }
+        w->now.latency_ns = latency_ns;
+        w->now.cpu = t->cpu;
+        /* keep it if it is among the worst: the kept ones stay sorted, worst first */
+        int at = w->nworst;
+
+        while (at > 0 && w->worst[at - 1].latency_ns < latency_ns)
+                at--;
+        if (at < RTWAIT_KEEP && latency_ns > 0) {
+                struct rtwait_activation out = w->nworst == RTWAIT_KEEP ? w->worst[RTWAIT_KEEP - 1]
+                                                                         : (struct rtwait_activation){ 0 };
+
+                if (w->nworst < RTWAIT_KEEP)
+                        w->nworst++;
+                memmove(&w->worst[at + 1], &w->worst[at], sizeof(w->worst[0]) * (size_t)(w->nworst - 1 - at));
+                g_array_sort(w->now.causes, by_ns_desc);
+                w->worst[at] = w->now;
+                /* the one pushed out lends its array to the next wait */
+                w->now = (struct rtwait_activation){ .causes = out.causes ? out.causes
+                                                                          : g_array_new(FALSE, FALSE,
+                                                                                        sizeof(struct rtwait_cause)) };
+                activation_clear(&w->now);
+        } else {
+                activation_clear(&w->now);
+        }
+}
+
+void rtwait_report(const struct sim *sim, struct report *r)
+{
+        char key[128];
+
+        for (guint i = 0, n = 0; i < sim->tasks->len; i++) {
+                const struct task *t = g_ptr_array_index(sim->tasks, i);
+
+                if (!t->period_ns || !t->rtw)
+                        continue;
+                g_snprintf(key, sizeof(key), "rt_wait.%u.task", n);
+                report_string(r, key, t->name);
+                for (int k = 0; k < t->rtw->nworst; k++) {
+                        const struct rtwait_activation *a = &t->rtw->worst[k];
+                        int64_t other = 0;
+
+                        g_snprintf(key, sizeof(key), "rt_wait.%u.worst.%d.latency_ns", n, k);
+                        report_int(r, key, a->latency_ns);
+                        g_snprintf(key, sizeof(key), "rt_wait.%u.worst.%d.release_ns", n, k);
+                        report_int(r, key, a->release_ns);
+                        g_snprintf(key, sizeof(key), "rt_wait.%u.worst.%d.cpu", n, k);
+                        report_int(r, key, a->cpu);
+                        for (guint c = 0; c < a->causes->len; c++) {
+                                const struct rtwait_cause *cause = &g_array_index(a->causes, struct rtwait_cause, c);
+
+                                if (c >= RTWAIT_CAUSES) {
+                                        other += cause->ns;
+                                        continue;
+                                }
+                                g_snprintf(key, sizeof(key), "rt_wait.%u.worst.%d.causes.%u.what", n, k, c);
+                                report_string(r, key, cause->what);
+                                g_snprintf(key, sizeof(key), "rt_wait.%u.worst.%d.causes.%u.ns", n, k, c);
+                                report_int(r, key, cause->ns);
+                        }
+                        if (other) {
+                                g_snprintf(key, sizeof(key), "rt_wait.%u.worst.%d.causes.%d.what", n, k, RTWAIT_CAUSES);
+                                report_string(r, key, "other");
+                                g_snprintf(key, sizeof(key), "rt_wait.%u.worst.%d.causes.%d.ns", n, k, RTWAIT_CAUSES);
+                                report_int(r, key, other);
+                        }
+                }
+                n++;
+        }
+        /* RT throttling: how many times each CPU's RT class ran out of runtime */
+        for (int c = 0; c < sim->ncpus; c++) {
+                g_snprintf(key, sizeof(key), "rt_throttling.cpu.%d.windows", c);
+                report_int(r, key, (int64_t)sim->cpus[c].rt_throttle_windows);
+        }
+}
+
+void rtwait_print(const struct sim *sim, FILE *f)
+{
+        guint n = 0, shown = 0;
+
+        for (guint i = 0; i < sim->tasks->len; i++) {
+                const struct task *t = g_ptr_array_index(sim->tasks, i);
+
+                if (!t->period_ns || !t->rtw || (n++, t->rtw->nworst == 0))
+                        continue;
+                const struct rtwait_activation *a = &t->rtw->worst[0];
+                g_autofree char *lat = units_format_duration(a->latency_ns);
+                g_autofree char *at = units_format_duration(a->release_ns);
+
+                if (shown == 0)
+                        fprintf(f, "  What each periodic task's worst wake-up waited for:\n");
+                fprintf(f, "  T:%2u %s: %s late at %s, on CPU %d:", n - 1, t->name, lat, at, a->cpu);
+                for (guint c = 0; c < a->causes->len && c < RTWAIT_CAUSES; c++) {
+                        const struct rtwait_cause *cause = &g_array_index(a->causes, struct rtwait_cause, c);
+                        g_autofree char *d = units_format_duration(cause->ns);
+
+                        fprintf(f, "%s %s %s", c ? ";" : "", d, cause->what);
+                }
+                fputc('\n', f);
+                if (++shown == 8) {
+                        fprintf(f, "  ... (all in summary.json rt_wait)\n");
+                        break;
+                }
+        }
+        for (int c = 0; c < sim->ncpus; c++)
+                if (sim->cpus[c].rt_throttle_windows) {
+                        fprintf(f, "  RT throttling windows:");
+                        for (int d = 0; d < sim->ncpus; d++)
+                                fprintf(f, " CPU %d: %" G_GUINT64_FORMAT, d, sim->cpus[d].rt_throttle_windows);
+                        fputc('\n', f);
+                        break;
+                }
+}
