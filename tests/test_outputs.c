@@ -1742,7 +1742,7 @@ START_TEST(rt_latency_per_class)
 
         ck_assert_msg(r.status == 0, "%s", r.err);
         /* a row per class, most urgent first; pi-lock's boosts delay the FIFO 45 task by milliseconds */
-        ck_assert_msg(g_regex_match_simple("\\nRT wake-up max \\(rt:90\\) +\\S+ +\\S+\\n"
+        ck_assert_msg(g_regex_match_simple("\\nRT wake-up max \\(rt:90\\) +\\S+\\n  its worst waited for \\(rt:90\\) [^\\n]+\\n"
                                            "RT wake-up max \\(rt:45\\) +\\S+.*\\d+(\\.\\d+)?ms", r.out, 0, 0),
                       "%s", r.out);
         ck_assert(exists(out, "rt-latency-rt-90.png") && exists(out, "rt-latency-rt-45.png") &&
@@ -1874,6 +1874,57 @@ START_TEST(a_figure_in_two_groups_is_shown_as_two)
         ck_assert_ptr_nonnull(at_1300);
         ck_assert_msg(g_strv_length(at_1300) == 5 && g_ascii_strtod(at_1300[1], NULL) > 4 &&
                       g_ascii_strtod(at_1300[4], NULL) < 1, "at 1.3 s: %s %s", at_1300[1], at_1300[4]);
+}
+END_TEST
+
+/* #58: what each periodic task's worst wake-up waited for, named as a
+ * kernel engineer would act on it: the more urgent task that ran (and its
+ * priority), a reader a booster lent a priority above the task's, RT
+ * throttling (with the windows counted per CPU) -- in run's report,
+ * summary.json and compare's table. */
+START_TEST(an_rt_wake_up_says_what_it_waited_for)
+{
+        static const char text[] = "[scenario]\ncpus=1\nduration=100ms\n"
+                                   "[task:blocker]\nsched=fifo:60\nperiod=10ms\nprogram=compute 3ms\n"
+                                   "[task:cyclic]\nsched=fifo:40\nperiod=10ms\nprogram=compute 10us\n";
+        g_autofree char *dir = temp_dir();
+        g_autofree char *scn = write_temp_scenario(dir, "blocked.scn", text);
+        g_autofree char *out = g_build_filename(dir, "b", NULL), *rl = g_build_filename(dir, "rl", NULL);
+        g_autofree char *cmp = g_build_filename(dir, "cmp", NULL);
+        g_autofree char *path = NULL;
+        struct result r = run_cli("run", scn, "--out", out, NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(strstr(r.out, "T: 1 cyclic: 3ms late at 0ns, on CPU 0: 3ms blocker (rt:60)"), "%s", r.out);
+        result_clear(&r);
+        path = g_build_filename(out, "summary.json", NULL);
+        g_autoptr(JsonParser) parser = parse_json_file(path);
+        JsonObject *wait = json_object_get_object_member(json_object_get_object_member(json_root(parser), "rt_wait"), "1");
+        JsonObject *cause = json_object_get_object_member(
+                json_object_get_object_member(json_object_get_object_member(json_object_get_object_member(wait, "worst"),
+                                                                            "0"), "causes"), "0");
+        JsonObject *thr = json_object_get_object_member(json_object_get_object_member(json_object_get_object_member(
+                json_root(parser), "rt_throttling"), "cpu"), "0");
+
+        ck_assert_str_eq(json_object_get_string_member(wait, "task"), "cyclic");
+        ck_assert_str_eq(json_object_get_string_member(cause, "what"), "blocker (rt:60)");
+        ck_assert_int_eq(json_object_get_int_member(cause, "ns"), 3001000);
+        ck_assert_int_eq(json_object_get_int_member(thr, "windows"), 0);
+        /* rt-latency: under rcu-boost the FIFO 45 task waits out RT throttling */
+        r = run_cli("run", "scenarios/rt-latency.scn", "--policy", "rcu-boost", "--out", rl, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(g_regex_match_simple("cyclictest: 5[0-9.]+ms late at [0-9.]+s, on CPU 0: 5[0-9.]+ms RT throttling on CPU 0",
+                                           r.out, 0, 0), "%s", r.out);
+        ck_assert_msg(g_regex_match_simple("RT throttling windows: CPU 0: [1-9][0-9]* CPU 1: 0", r.out, 0, 0), "%s", r.out);
+        result_clear(&r);
+        /* compare: under booster a reader ran boosted above the task, its own priority said */
+        r = run_cli("compare", "scenarios/rt-latency.scn", "--policies", "booster,rcu-boost", "--seeds", "2", "--out",
+                    cmp, NULL);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(g_regex_match_simple("its worst waited for \\(rt:45\\) +reader\\.[0-9] \\(rt:4[6-9], boosted; its "
+                                           "own normal:10\\): [0-9.]+ms of [0-9.]+ms \\(seed [12]\\) +RT throttling on "
+                                           "CPU 0: [0-9.]+ms of [0-9.]+ms \\(seed [12]\\)", r.out, 0, 0), "%s", r.out);
+        result_clear(&r);
 }
 END_TEST
 
@@ -2565,6 +2616,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, a_task_keeps_its_colour_across_timelines);
         tcase_add_test(json, sweep_plots_rates_and_replots);
         tcase_add_test(json, a_figure_in_two_groups_is_shown_as_two);
+        tcase_add_test(json, an_rt_wake_up_says_what_it_waited_for);
         tcase_add_test(json, a_module_that_exits_is_a_failure);
         tcase_add_test(json, expect_lines_are_checked_before_running);
         tcase_add_test(json, sweep_metric_takes_expect_names_and_is_checked_first);

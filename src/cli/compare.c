@@ -107,6 +107,7 @@ static void read_result(struct result *res, const struct report *r)
         /* The worst wake-up of each periodic class (rt_tasks.N.class). */
         res->rt_max_ns = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         res->rt_task_class = g_ptr_array_new_with_free_func(g_free);
+        res->rt_cause = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         for (unsigned n = 0;; n++) {
                 char key[64];
                 const char *cls;
@@ -119,10 +120,28 @@ static void read_result(struct result *res, const struct report *r)
                 g_snprintf(key, sizeof(key), "rt_tasks.%u.latency.max_ns", n);
                 if (!report_lookup(r, key, &v))
                         continue;
-                if ((have = g_hash_table_lookup(res->rt_max_ns, cls)))
-                        *have = MAX(*have, v);
+                if ((have = g_hash_table_lookup(res->rt_max_ns, cls)) && *have >= v)
+                        continue;
+                if (have)
+                        *have = v;
                 else
                         g_hash_table_insert(res->rt_max_ns, g_strdup(cls), g_memdup2(&v, sizeof(v)));
+                /* what that worst wake-up waited for most (rtwait.h) */
+                double ns, lat;
+                const char *what;
+
+                g_snprintf(key, sizeof(key), "rt_wait.%u.worst.0.causes.0.what", n);
+                what = report_lookup_string(r, key);
+                g_snprintf(key, sizeof(key), "rt_wait.%u.worst.0.causes.0.ns", n);
+                if (what && report_lookup(r, key, &ns)) {
+                        g_snprintf(key, sizeof(key), "rt_wait.%u.worst.0.latency_ns", n);
+                        lat = report_lookup(r, key, &lat) ? lat : v;
+                        g_autofree char *a = units_format_duration((int64_t)ns), *b = units_format_duration((int64_t)lat);
+
+                        g_hash_table_insert(res->rt_cause, g_strdup(cls), g_strdup_printf("%s: %s of %s", what, a, b));
+                } else {
+                        g_hash_table_remove(res->rt_cause, cls);
+                }
         }
 }
 
@@ -299,6 +318,8 @@ static void results_free(struct policy_runs *prs, int np)
                         g_free(r->environment);
                         if (r->rt_max_ns)
                                 g_hash_table_destroy(r->rt_max_ns);
+                        if (r->rt_cause)
+                                g_hash_table_destroy(r->rt_cause);
                         if (r->rt_task_class)
                                 g_ptr_array_unref(r->rt_task_class);
                 }

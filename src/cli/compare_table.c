@@ -481,6 +481,26 @@ static char *cell_rt(const struct policy_runs *pr, const void *arg)
         return compare_format_figure(HEADLINE_NS, RT_LATENCY_FLOOR_NS, v, NULL, pr->n, measured);
 }
 
+/* What the class's worst wake-up over the runs waited for most, and in which
+ * seed (rtwait.h): "RT throttling on CPU 0: 51.7ms of 51.7ms (seed 4)". */
+static char *cell_rt_cause(const struct policy_runs *pr, const void *arg)
+{
+        const struct result *worst = NULL;
+        double most = -1;
+
+        for (int i = 0; i < pr->n; i++) {
+                const double *m = pr->runs[i].rt_max_ns ? g_hash_table_lookup(pr->runs[i].rt_max_ns, arg) : NULL;
+
+                if (m && *m > most) {
+                        most = *m;
+                        worst = &pr->runs[i];
+                }
+        }
+        const char *cause = worst && worst->rt_cause ? g_hash_table_lookup(worst->rt_cause, arg) : NULL;
+
+        return cause ? g_strdup_printf("%s (seed %" G_GUINT64_FORMAT ")", cause, worst->seed) : g_strdup("-");
+}
+
 static char *cell_worst(const struct policy_runs *pr, const void *arg)
 {
         (void)arg;
@@ -532,9 +552,12 @@ static struct column_table *build_table(const struct policy_runs *prs, int np, i
                         table_row(t, prs, np, g_strdup("guest's pace (% of the model's)"), cell_pace, NULL);
                         break;
                 }
-        for (guint i = 0; i < classes->len; i++)
+        for (guint i = 0; i < classes->len; i++) {
                 table_row(t, prs, np, g_strdup_printf("RT wake-up max (%s)", (char *)classes->pdata[i]), cell_rt,
                           classes->pdata[i]);
+                table_row(t, prs, np, g_strdup_printf("  its worst waited for (%s)", (char *)classes->pdata[i]),
+                          cell_rt_cause, classes->pdata[i]);
+        }
         table_row(t, prs, np, g_strdup("booster CPU"), cell_spread, "policy_stats.booster_cpu_ns");
         table_row(t, prs, np, g_strdup("worst seed"), cell_worst, NULL);
         return t;

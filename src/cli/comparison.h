@@ -43,6 +43,7 @@ struct result {
         double pending_gp_ns;           /* grace period still pending at the end */
         double gp_max_ns;               /* the longest that completed */
         GHashTable *rt_max_ns;          /* periodic class ("rt:90") -> double *: its worst wake-up */
+        GHashTable *rt_cause;           /* ... -> char *: what that wake-up waited for most (rt_wait) */
         GPtrArray *rt_task_class;       /* char *: the class of periodic task N (rt_tasks.N) */
         double counts[COMPARE_TAILS];
         double boost_from_gp_ns;        /* with --real: the first boost from its grace period's start, or NAN */

@@ -903,6 +903,9 @@ static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
         bool worse = p > t->prio;
         int old = t->prio;
 
+        /* a waiting periodic task is charged what ran at the old priority first */
+        if (sim->rtwait_waiting->len && t->state == TASK_RUNNING)
+                rtwait_cpu_switching(sim, cpu);
         if (sim->env.vruntime_rebase && (old < PRIO_MAX_RT) != (p < PRIO_MAX_RT))
                 rebase_vruntime(sim, t, p < PRIO_MAX_RT);
 
