@@ -204,6 +204,35 @@ START_TEST(kernel_generations_declare_their_environments)
 }
 END_TEST
 
+/* #58: affinity=each:LIST pins copy i to the (i mod n)-th CPU of the list:
+ * three data-plane threads one per CPU 1..3, in one section; plain each
+ * goes round all the CPUs as it always did. */
+START_TEST(affinity_each_takes_a_cpu_list)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(RcbScenario) sc = scenario_load_data("[scenario]\ncpus=4\n[task:dp]\ncount=4\naffinity=each:1-3\n"
+                                                       "program=compute 1ms\n[task:all]\ncount=5\naffinity=each\n"
+                                                       "program=compute 1ms\n", "x.scn", NULL, &e);
+
+        ck_assert_msg(sc, "%s", e ? e->message : "");
+        const struct task_spec *dp = g_ptr_array_index(sc->tasks, 0), *all = g_ptr_array_index(sc->tasks, 1);
+
+        ck_assert(dp->affinity_each && all->affinity_each);
+        ck_assert_int_eq(scenario_each_cpu(dp, 4, 0), 1);
+        ck_assert_int_eq(scenario_each_cpu(dp, 4, 1), 2);
+        ck_assert_int_eq(scenario_each_cpu(dp, 4, 2), 3);
+        ck_assert_int_eq(scenario_each_cpu(dp, 4, 3), 1);
+        for (int k = 0; k < 5; k++)
+                ck_assert_int_eq(scenario_each_cpu(all, 4, k), k % 4);
+        g_clear_pointer(&sc, scenario_free);
+        sc = scenario_load_data("[scenario]\ncpus=2\n[task:dp]\ncount=2\naffinity=each:1-3\nprogram=compute 1ms\n",
+                                "bad.scn", NULL, &e);
+        ck_assert_ptr_null(sc);
+        ck_assert_msg(strstr(e->message, "bad.scn:5: [task:dp] affinity:") && strstr(e->message, "CPU 3 does not exist"),
+                      "%s", e->message);
+}
+END_TEST
+
 START_TEST(values_parse_with_units)
 {
         GError *e = NULL;
@@ -485,6 +514,7 @@ static Suite *scenario_suite(void)
         tcase_add_loop_test(errors, each_error_class_is_located, 0, G_N_ELEMENTS(bad_cases));
         tcase_add_test(errors, files_that_are_not_scenarios);
         tcase_add_test(values, defaults_match_the_docs);
+        tcase_add_test(values, affinity_each_takes_a_cpu_list);
         tcase_add_test(values, kernel_generations_declare_their_environments);
         tcase_add_test(values, values_parse_with_units);
         tcase_add_test(values, set_overrides_are_applied_and_located);

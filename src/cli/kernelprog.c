@@ -173,7 +173,7 @@ static void print_task(FILE *f, const struct scenario *sc, const struct task_spe
         uint64_t mask = 0;
 
         if (ts->affinity_each) {
-                mask = 1ULL << (copy % sc->ncpus);
+                mask = 1ULL << scenario_each_cpu(ts, sc->ncpus, copy);
         } else {
                 for (int c = 0; c < sc->ncpus; c++)
                         if (cpumask_test(&ts->affinity, c))

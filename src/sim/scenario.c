@@ -637,9 +637,14 @@ static gboolean load_task(struct scenario *sc, const char *group, GHashTable *mu
         if (*total_tasks > SCENARIO_MAX_TASKS)
                 return invalid(sc, error, group, "count", "more than %d tasks in all", SCENARIO_MAX_TASKS);
         aff = get(sc, group, "affinity");
-        if (aff && !strcmp(aff, "each")) {
-                /* One copy per CPU without N sections: copy i on CPU i mod cpus. */
+        if (aff && (!strcmp(aff, "each") || g_str_has_prefix(aff, "each:"))) {
+                /* One copy per CPU without N sections: copy i on the i-th CPU of the
+                 * list (each:1-3), or of all of them, round and round. */
                 ts->affinity_each = TRUE;
+                if (aff[4] == ':' && !units_parse_affinity(aff + 5, sc->ncpus, &ts->affinity, &e))
+                        return invalid_from(sc, error, group, "affinity", e);
+                if (aff[4] != ':')
+                        cpumask_fill(&ts->affinity, sc->ncpus);
         } else if (aff && !units_parse_affinity(aff, sc->ncpus, &ts->affinity, &e)) {
                 return invalid_from(sc, error, group, "affinity", e);
         }
@@ -1318,4 +1323,18 @@ gboolean policy_param_enum(const struct policy_params *p, const char *key, int *
         const struct policy_key *pk = policy_key_find(p->ops, key);
 
         return PARAM_GETTER(p, key, error, units_parse_choice(v, pk ? pk->choices : NULL, out, &e_));
+}
+
+int scenario_each_cpu(const struct task_spec *ts, int ncpus, int copy)
+{
+        int n = 0, c;
+
+        for (c = 0; c < ncpus; c++)
+                n += cpumask_test(&ts->affinity, c);
+        if (n == 0)
+                return copy % ncpus;
+        for (c = 0, n = copy % n; c < ncpus; c++)
+                if (cpumask_test(&ts->affinity, c) && n-- == 0)
+                        break;
+        return c;
 }

@@ -38,7 +38,8 @@ struct task_spec {
         char *name;
         struct sched_spec sched;
         struct cpumask affinity;
-        gboolean affinity_each;         /* affinity=each: copy i pinned to CPU i mod ncpus */
+        gboolean affinity_each;         /* affinity=each[:LIST]: copy i pinned to the (i mod n)-th
+                                         * of the n CPUs in affinity (scenario_each_cpu()) */
         int count;                      /* copies: NAME.0 .. NAME.(count-1) when > 1 */
         sim_time_ns start_ns;
         char *start_in;                 /* NULL, or the task whose first read-side section
@@ -197,5 +198,8 @@ gboolean policy_param_sched(const struct policy_params *p, const char *key, stru
 gboolean policy_param_bool(const struct policy_params *p, const char *key, gboolean *out, GError **error);
 /* A POLICY_KEY_ENUM key: the index of its value in the key's choices. */
 gboolean policy_param_enum(const struct policy_params *p, const char *key, int *out, GError **error);
+
+/* affinity=each[:LIST]: the CPU copy @copy of @ts is pinned to. */
+int scenario_each_cpu(const struct task_spec *ts, int ncpus, int copy);
 
 #endif

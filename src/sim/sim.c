@@ -105,7 +105,7 @@ static void create_tasks(struct sim *sim)
 
                         if (ts->affinity_each) {
                                 cpumask_clear(&one);
-                                cpumask_set(&one, k % sc->ncpus);
+                                cpumask_set(&one, scenario_each_cpu(ts, sc->ncpus, k));
                         }
                         task_set_sched(sim, t, &ts->sched, ts->affinity_each ? &one : &ts->affinity);
                         t->start_ns = ts->start_ns;
