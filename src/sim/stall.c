@@ -168,12 +168,21 @@ static struct stall_report *take(struct sim *sim, const char *when, int64_t gp_a
         item_number(s, g_strdup("stall_report.at_ns"), sim->now);
         item_number(s, g_strdup("stall_report.gp_age_ns"), gp_age_ns);
         item_text(s, g_strdup("stall_report.gp_state"), g_strdup(rcu_state_name(sim)));
+        /* which moment this is: the threshold's crossing, or the run's end
+         * (#58: "a stall at 10s" at the end read as when it crossed) */
+        g_autofree char *thr = units_format_duration(sim->sc->stall_threshold_ns);
+        g_autofree char *began = units_format_duration(gp_start);
+        g_autofree char *moment = !strcmp(when, "threshold")
+                ? g_strdup_printf("at %s, as the grace period in progress passed stall_threshold (%s)", at, thr)
+                : g_strdup_printf("as the run ended%s at %s", sim->rcu.oom ? " out of memory" : "", at);
+
         if (gp_age_ns > 0)
-                g_string_append_printf(s->text, "  rcu detected a stall at %s: the grace period in progress has "
-                                       "waited %s (%s, %s)\n", at, age, sim->rcu.flavour->name, rcu_state_name(sim));
+                g_string_append_printf(s->text, "  rcu detected a stall %s: the grace period in progress has "
+                                       "waited %s, since %s (%s, %s)\n", moment, age, began, sim->rcu.flavour->name,
+                                       rcu_state_name(sim));
         else
-                g_string_append_printf(s->text, "  rcu stalled at %s: no grace period in progress (%s, %s), "
-                                       "callbacks waiting\n", at, sim->rcu.flavour->name, rcu_state_name(sim));
+                g_string_append_printf(s->text, "  rcu stalled %s: no grace period in progress (%s, %s), "
+                                       "callbacks waiting\n", moment, sim->rcu.flavour->name, rcu_state_name(sim));
         /* The readers it waits for, as the flavour judges a synchronize_rcu()
          * begun when it did (rcupreempt: also a reader on the old counter). */
         const struct task as_of = { .sync_start_ns = gp_start };
