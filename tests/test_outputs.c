@@ -316,6 +316,9 @@ START_TEST(sweep_plots_rates_and_replots)
 
         ck_assert_msg(r.status == 0, "%s", r.err);
         ck_assert_msg(strstr(r.err, "split into out of memory and not: plotting oom_rate"), "%s", r.err);
+        /* #58: the points, as a table on stdout, not just the files' names */
+        ck_assert_msg(strstr(r.out, "oom rate (fraction of the seeds) against rcu.memory_limit") &&
+                      strstr(r.out, "\n  rcu-boost                    128MiB         6/10 (31-83%)\n"), "%s", r.out);
         result_clear(&r);
         dat = file_contents(out, "sweep-plot.dat");
         ck_assert_msg(strstr(dat, "\n1.34218e+08 0.6 0.312674 0.83182 10 6 0\n"), "%s", dat);

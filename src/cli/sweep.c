@@ -38,6 +38,7 @@ struct axis {
 
 struct sweep {
         char *scenario;         /* path */
+        GString *table;         /* the points, for stdout: what the plot draws (plot_sweep()) */
         char *text;             /* its contents, read once: every run loads this */
         GStrv sets;             /* --set overrides applied to every run */
         char *dir;
@@ -502,6 +503,9 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
          * dashes the other axes' values. */
         int nother = sw->nruns / sw->axes[0].n / per_point;
 
+        g_string_append_printf(sw->table, "%s against %s (%s):\n", ylabel, sw->axes[0].key,
+                               rate >= 0 ? "the rate over the seeds, 95% Wilson interval"
+                                         : "the mean over the seeds, 95% confidence interval");
         for (int c = 0; c < nother; c++) {
                 g_auto(GStrv) first = g_strsplit(lines[1 + c * per_point], ",", -1);
                 GString *name = g_string_new(first[1]);
@@ -517,6 +521,8 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
                         g_string_append_printf(name, " %s=%s", sw->axes[a].key, first[4 + a]);
                 /* a column header in a data file: a '"' in a value would end it early */
                 g_string_append_printf(out, "\"%s\" x mean lo hi n oom failed\n", g_strdelimit(name->str, "\"", '\''));
+                g_autofree char *curve = g_strdup(name->str);
+
                 g_string_free(name, TRUE);
                 for (int v = 0; v < sw->axes[0].n; v++) {
                         double vals[per_point];
@@ -550,11 +556,15 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
                                 xmax = MAX(xmax, x);
                                 g_string_append_printf(out, "%g %g %g %g %d %d %d\n", x, (double)k / m, lo, hi, m,
                                                        oom, failed);
+                                g_string_append_printf(sw->table, "  %-28s %-14s %d/%d (%.0f-%.0f%%)\n", curve,
+                                                       sw->axes[0].values[v], k, m, 100 * lo, 100 * hi);
                                 continue;
                         }
                         if (n == 0) {
                                 if (failed)     /* the point is its failures */
                                         g_string_append_printf(out, "%g NaN NaN NaN 0 0 %d\n", x, failed);
+                                g_string_append_printf(sw->table, "  %-28s %-14s - (%s)\n", curve,
+                                                       sw->axes[0].values[v], failed ? "failed" : "not measured");
                                 continue;
                         }
                         points++;
@@ -569,6 +579,13 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
                         /* times, sizes and counts are never negative: the interval stops at 0 */
                         g_string_append_printf(out, "%g %g %g %g %d %d %d\n", x, mean, MAX(0, mean - half),
                                                mean + half, n, oom, failed);
+                        g_string_append_printf(sw->table, "  %-28s %-14s %.4g", curve, sw->axes[0].values[v], mean);
+                        if (n > 1)
+                                g_string_append_printf(sw->table, " (%.4g .. %.4g)", MAX(0, mean - half), mean + half);
+                        g_string_append_printf(sw->table, " over %d seed%s%s", n, n > 1 ? "s" : "",
+                                               oom ? "" : "\n");
+                        if (oom)
+                                g_string_append_printf(sw->table, "; out of memory in %d\n", oom);
                 }
                 g_string_append(out, "\n\n");
                 curves++;
@@ -997,8 +1014,11 @@ int cli_sweep(int argc, char **argv)
                 status = EXIT_FAILED;
                 goto out;
         }
+        sw.table = g_string_new(NULL);
         gboolean drawn = plot_sweep(&sw, sw.metric);
 
+        if (!quiet)
+                fputs(sw.table->str, stdout);
         if (!quiet && drawn)
                 printf("%d runs: %s/sweep.csv, plot %s/sweep.png\n", sw.nruns, sw.dir, sw.dir);
         else if (!quiet)
@@ -1015,6 +1035,8 @@ out:
         g_free(sw.metric);
         g_free(sw.scenario_sha256);
         g_free(sw.text);
+        if (sw.table)
+                g_string_free(sw.table, TRUE);
         g_mutex_clear(&sw.lock);
         output_dir_unlock(sweep_lock);
         return status;
