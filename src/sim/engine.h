@@ -102,6 +102,7 @@ struct sim {
         struct latency_stat rt_wakeup;  /* all periodic tasks together */
         struct latency_stat rt_top;     /* the periodic tasks of the most urgent class */
         GPtrArray *rtwait_waiting;      /* struct task *: periodic tasks released, not yet run (rtwait.h) */
+        GPtrArray **rtwait_on;          /* [cpu]: struct task *, those of them queued there */
         int rt_top_prio;                /* that class's normal_prio (PRIO_NONE: no periodic task) */
         struct report *report;
         char *out_dir;

@@ -16,8 +16,17 @@
 #include "task.h"
 #include "units.h"
 
+/* A cause as charged: cheap to compare on every switch; named only when a
+ * report asks (cause_name()). */
+enum rtwait_kind {
+        RTW_TIMER, RTW_TIMER_KTIMERS, RTW_TASK, RTW_THROTTLED, RTW_IDLE, RTW_SWITCH, RTW_OVERRUN,
+};
+
 struct rtwait_cause {
-        char *what;
+        enum rtwait_kind kind;
+        int cpu;                        /* RTW_TIMER_KTIMERS, RTW_THROTTLED, RTW_IDLE */
+        const struct task *task;        /* RTW_TASK: what ran ... */
+        int prio, normal_prio;          /* ... at what priority, and its own */
         int64_t ns;
 };
 
@@ -39,8 +48,6 @@ struct rtwait {
 
 static void activation_clear(struct rtwait_activation *a)
 {
-        for (guint i = 0; a->causes && i < a->causes->len; i++)
-                g_free(g_array_index(a->causes, struct rtwait_cause, i).what);
         if (a->causes)
                 g_array_set_size(a->causes, 0);
 }
@@ -67,40 +74,55 @@ void rtwait_free(struct rtwait *w)
         g_free(w);
 }
 
-/* Add @ns to cause @what (taken) of the wait in progress. */
-static void blame(struct rtwait *w, char *what, int64_t ns)
+/* Add @ns to cause @c of the wait in progress. */
+static void blame(struct rtwait *w, struct rtwait_cause c, int64_t ns)
 {
-        GArray *c = w->now.causes;
+        GArray *a = w->now.causes;
 
-        if (ns <= 0) {
-                g_free(what);
+        if (ns <= 0)
                 return;
-        }
-        for (guint i = 0; i < c->len; i++) {
-                struct rtwait_cause *k = &g_array_index(c, struct rtwait_cause, i);
+        for (guint i = 0; i < a->len; i++) {
+                struct rtwait_cause *k = &g_array_index(a, struct rtwait_cause, i);
 
-                if (!strcmp(k->what, what)) {
+                if (k->kind == c.kind && k->cpu == c.cpu && k->task == c.task && k->prio == c.prio &&
+                    k->normal_prio == c.normal_prio) {
                         k->ns += ns;
-                        g_free(what);
                         return;
                 }
         }
-        g_array_append_val(c, ((struct rtwait_cause){ .what = what, .ns = ns }));
+        c.ns = ns;
+        g_array_append_val(a, c);
 }
 
 /* "ksoftirqd/0 (rt:51)"; one running boosted -- a PI mutex's waiter or an
  * RCU booster lent it its priority -- says its own too:
  * "reader (rt:50, boosted; its own normal:19)". */
-static char *runner_name(const struct task *r)
+static char *cause_name(const struct rtwait_cause *c)
 {
-        g_autofree char *at = sched_describe_prio(r->prio);
-
-        if (r->prio != r->normal_prio) {
-                g_autofree char *own = sched_describe_prio(r->normal_prio);
-
-                return g_strdup_printf("%s (%s, boosted; its own %s)", r->name, at, own);
+        switch (c->kind) {
+        case RTW_TIMER:
+                return g_strdup("its timer");
+        case RTW_TIMER_KTIMERS:
+                return g_strdup_printf("its timer, expired in ktimers/%d", c->cpu);
+        case RTW_THROTTLED:
+                return g_strdup_printf("RT throttling on CPU %d", c->cpu);
+        case RTW_IDLE:
+                return g_strdup_printf("CPU %d idle or switching", c->cpu);
+        case RTW_SWITCH:
+                return g_strdup("switching to it (scheduler costs)");
+        case RTW_OVERRUN:
+                return g_strdup("its own previous activation, overrunning");
+        case RTW_TASK:
+                break;
         }
-        return g_strdup_printf("%s (%s)", r->name, at);
+        g_autofree char *at = sched_describe_prio(c->prio);
+
+        if (c->prio != c->normal_prio) {
+                g_autofree char *own = sched_describe_prio(c->normal_prio);
+
+                return g_strdup_printf("%s (%s, boosted; its own %s)", c->task->name, at, own);
+        }
+        return g_strdup_printf("%s (%s)", c->task->name, at);
 }
 
 /* Charge the time since the last charge to what ran on @cpu meanwhile. */
@@ -114,31 +136,42 @@ static void charge(struct sim *sim, struct task *t, const struct cpu *cpu)
         if (ns <= 0)
                 return;
         if (cpu->rt_throttled && task_is_rt(t))
-                blame(w, g_strdup_printf("RT throttling on CPU %d", cpu->id), ns);
+                blame(w, (struct rtwait_cause){ .kind = RTW_THROTTLED, .cpu = cpu->id }, ns);
         else if (ran && ran != t)
-                blame(w, runner_name(ran), ns);
+                blame(w, (struct rtwait_cause){ .kind = RTW_TASK, .cpu = -1, .task = ran, .prio = ran->prio,
+                                                .normal_prio = ran->normal_prio }, ns);
         else
-                blame(w, g_strdup_printf("CPU %d idle or switching", cpu->id), ns);
+                blame(w, (struct rtwait_cause){ .kind = RTW_IDLE, .cpu = cpu->id }, ns);
+}
+
+void rtwait_released(struct sim *sim, struct task *t)
+{
+        struct rtwait *w = t->rtw;
+
+        if (w->waiting)
+                return;
+        w->waiting = true;
+        w->now.release_ns = t->release_ns;
+        g_ptr_array_add(sim->rtwait_waiting, t);
+        /* the release's wake-up: late if its timer was (ktimers/N on PREEMPT_RT) */
+        if (t->timeout_cpu >= 0)
+                blame(w, (struct rtwait_cause){ .kind = RTW_TIMER_KTIMERS, .cpu = t->timeout_cpu },
+                      sim->now - t->release_ns);
+        else
+                blame(w, (struct rtwait_cause){ .kind = RTW_TIMER, .cpu = -1 }, sim->now - t->release_ns);
+        rtwait_enqueued(sim, t, t->cpu);
 }
 
 void rtwait_enqueued(struct sim *sim, struct task *t, int cpu)
 {
         struct rtwait *w = t->rtw;
 
-        if (!w->waiting) {
-                /* the release's wake-up: late if its timer was (ktimers/N on PREEMPT_RT) */
-                if (!t->awaiting_release)
-                        return;
-                w->waiting = true;
-                w->now.release_ns = t->release_ns;
-                g_ptr_array_add(sim->rtwait_waiting, t);
-                if (t->timeout_cpu >= 0)
-                        blame(w, g_strdup_printf("its timer, expired in ktimers/%d", t->timeout_cpu),
-                              sim->now - t->release_ns);
-                else
-                        blame(w, g_strdup("its timer"), sim->now - t->release_ns);
-        }
+        if (!w->waiting || w->cpu == cpu)
+                return;
+        if (w->cpu >= 0)
+                g_ptr_array_remove_fast(sim->rtwait_on[w->cpu], t);
         w->cpu = cpu;
+        g_ptr_array_add(sim->rtwait_on[cpu], t);
         w->mark_ns = sim->now;
 }
 
@@ -149,26 +182,23 @@ void rtwait_dequeued(struct sim *sim, struct task *t, const struct cpu *cpu)
         if (!w->waiting || w->cpu != cpu->id)
                 return;
         charge(sim, t, cpu);
+        g_ptr_array_remove_fast(sim->rtwait_on[cpu->id], t);
         w->cpu = -1;
 }
 
 void rtwait_cpu_switching(struct sim *sim, const struct cpu *cpu)
 {
-        GPtrArray *waiting = sim->rtwait_waiting;
+        GPtrArray *here = sim->rtwait_on[cpu->id];
 
-        for (guint i = 0; i < waiting->len; i++) {
-                struct task *t = waiting->pdata[i];
-
-                if (t->rtw->cpu == cpu->id)
-                        charge(sim, t, cpu);
-        }
+        for (guint i = 0; i < here->len; i++)
+                charge(sim, here->pdata[i], cpu);
 }
 
 static gint by_ns_desc(gconstpointer a, gconstpointer b)
 {
         const struct rtwait_cause *x = a, *y = b;
 
-        return x->ns != y->ns ? (x->ns < y->ns ? 1 : -1) : strcmp(x->what, y->what);
+        return x->ns != y->ns ? (x->ns < y->ns ? 1 : -1) : 0;
 }
 
 void rtwait_ran(struct sim *sim, struct task *t, int64_t latency_ns)
@@ -181,15 +211,17 @@ void rtwait_ran(struct sim *sim, struct task *t, int64_t latency_ns)
         if (w->waiting) {
                 g_ptr_array_remove_fast(sim->rtwait_waiting, t);
                 w->waiting = false;
+                if (w->cpu >= 0)
+                        g_ptr_array_remove_fast(sim->rtwait_on[w->cpu], t);
                 w->cpu = -1;
                 for (guint i = 0; i < w->now.causes->len; i++)
                         counted += g_array_index(w->now.causes, struct rtwait_cause, i).ns;
                 /* picked, then the switch's own costs before its first instruction */
-                blame(w, g_strdup("switching to it (scheduler costs)"), latency_ns - counted);
+                blame(w, (struct rtwait_cause){ .kind = RTW_SWITCH, .cpu = -1 }, latency_ns - counted);
         } else {
                 /* no wait at all: its previous activation ran into this period */
                 w->now.release_ns = t->release_ns;
-                blame(w, g_strdup("its own previous activation, overrunning"), latency_ns);
+                blame(w, (struct rtwait_cause){ .kind = RTW_OVERRUN, .cpu = -1 }, latency_ns);
         }
         w->now.latency_ns = latency_ns;
         w->now.cpu = t->cpu;
@@ -245,8 +277,10 @@ void rtwait_report(const struct sim *sim, struct report *r)
                                         other += cause->ns;
                                         continue;
                                 }
+                                g_autofree char *what = cause_name(cause);
+
                                 g_snprintf(key, sizeof(key), "rt_wait.%u.worst.%d.causes.%u.what", n, k, c);
-                                report_string(r, key, cause->what);
+                                report_string(r, key, what);
                                 g_snprintf(key, sizeof(key), "rt_wait.%u.worst.%d.causes.%u.ns", n, k, c);
                                 report_int(r, key, cause->ns);
                         }
@@ -285,8 +319,9 @@ void rtwait_print(const struct sim *sim, FILE *f)
                 for (guint c = 0; c < a->causes->len && c < RTWAIT_CAUSES; c++) {
                         const struct rtwait_cause *cause = &g_array_index(a->causes, struct rtwait_cause, c);
                         g_autofree char *d = units_format_duration(cause->ns);
+                        g_autofree char *what = cause_name(cause);
 
-                        fprintf(f, "%s %s %s", c ? ";" : "", d, cause->what);
+                        fprintf(f, "%s %s %s", c ? ";" : "", d, what);
                 }
                 fputc('\n', f);
                 if (++shown == 8) {

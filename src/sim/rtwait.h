@@ -35,6 +35,8 @@ struct rtwait;
 struct rtwait *rtwait_new(void);
 void rtwait_free(struct rtwait *w);
 
+/* @t, periodic, was woken for its release and queued (activate()). */
+void rtwait_released(struct sim *sim, struct task *t);
 /* @t was queued on @cpu, or taken off it (to run, or to move). */
 void rtwait_enqueued(struct sim *sim, struct task *t, int cpu);
 void rtwait_dequeued(struct sim *sim, struct task *t, const struct cpu *cpu);

@@ -158,7 +158,8 @@ static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
         if (sim->events_on && t->cpu != cpu->id)
                 count_migration(sim, t);
         t->cpu = cpu->id;
-        if (t->rtw)
+        /* a periodic task waiting since its release, moved here */
+        if (sim->rtwait_waiting->len && t->rtw)
                 rtwait_enqueued(sim, t, cpu->id);
         if (task_is_rt(t)) {
                 int64_t seq = head ? --cpu->head_seq : ++cpu->tail_seq;
@@ -177,7 +178,7 @@ static void enqueue(struct sim *sim, struct cpu *cpu, struct task *t, bool head)
 
 static void dequeue(struct sim *sim, struct cpu *cpu, struct task *t)
 {
-        if (t->rtw)
+        if (sim->rtwait_on[cpu->id]->len && t->rtw)
                 rtwait_dequeued(sim, t, cpu);
         /* The heap a task sits in follows its class at enqueue time. */
         if (t->rq_node.slot < cpu->rt_rq.n && cpu->rt_rq.v[t->rq_node.slot].node == &t->rq_node) {
@@ -525,6 +526,9 @@ static void activate(struct sim *sim, struct task *t)
         }
         t->state = TASK_RUNNABLE;
         enqueue(sim, &sim->cpus[c], t, false);
+        /* a periodic task's release: its wait for the CPU begins */
+        if (t->rtw && t->awaiting_release)
+                rtwait_released(sim, t);
         sim_trace(sim, c, "sched_wakeup", "comm=%s pid=%d prio=%d target_cpu=%03d", t->name, task_pid(t),
                   t->prio, c);
         if (preempts(sim, &sim->cpus[c], t))
@@ -743,7 +747,7 @@ static void schedule(struct sim *sim, struct cpu *cpu)
 
         cpu->need_resched = false;
         /* a periodic task waiting here: what ran until now delayed it */
-        if (sim->rtwait_waiting->len)
+        if (sim->rtwait_on[cpu->id]->len)
                 rtwait_cpu_switching(sim, cpu);
         cpu->switching_out = prev;
         if (prev) {
@@ -904,7 +908,7 @@ static bool update_prio(struct sim *sim, struct task *t, enum boost_chain how)
         int old = t->prio;
 
         /* a waiting periodic task is charged what ran at the old priority first */
-        if (sim->rtwait_waiting->len && t->state == TASK_RUNNING)
+        if (sim->rtwait_on[cpu->id]->len && t->state == TASK_RUNNING)
                 rtwait_cpu_switching(sim, cpu);
         if (sim->env.vruntime_rebase && (old < PRIO_MAX_RT) != (p < PRIO_MAX_RT))
                 rebase_vruntime(sim, t, p < PRIO_MAX_RT);
@@ -1285,7 +1289,7 @@ void sched_tick(struct sim *sim, struct cpu *cpu)
                 if (sim->env.rt_runtime_ns >= 0 && !cpu->rt_throttled && cpu->rt_time_ns > cpu->rt_runtime_ns)
                         balance_runtime(sim, cpu);
                 if (sim->env.rt_runtime_ns >= 0 && !cpu->rt_throttled && cpu->rt_time_ns > cpu->rt_runtime_ns) {
-                        if (sim->rtwait_waiting->len)
+                        if (sim->rtwait_on[cpu->id]->len)
                                 rtwait_cpu_switching(sim, cpu);
                         cpu->rt_throttled = true;
                         cpu->rt_throttle_windows++;
@@ -1380,7 +1384,7 @@ static void rt_period_event(struct sim *sim, struct event *ev)
                 cpu->rt_time_ns = MAX(0, cpu->rt_time_ns - cpu->rt_runtime_ns);
                 if (cpu->rt_throttled && cpu->rt_time_ns < cpu->rt_runtime_ns) {
                         /* what waited here until now waited for the throttling */
-                        if (sim->rtwait_waiting->len)
+                        if (sim->rtwait_on[cpu->id]->len)
                                 rtwait_cpu_switching(sim, cpu);
                         cpu->rt_throttled = false;
                         cpu_rank_changed(sim, cpu);

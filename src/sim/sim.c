@@ -532,6 +532,9 @@ struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, G
         sim->out_lock = -1;
         sim->warnings = g_ptr_array_new_with_free_func(g_free);
         sim->rtwait_waiting = g_ptr_array_new();
+        sim->rtwait_on = g_new0(GPtrArray *, sc->ncpus);
+        for (int c = 0; c < sc->ncpus; c++)
+                sim->rtwait_on[c] = g_ptr_array_new();
         sim->ptimers = g_ptr_array_new_with_free_func(g_free);
         boosts_init(sim);
         sim->params_in_effect = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
@@ -709,6 +712,9 @@ void sim_free(struct sim *sim)
                 g_hash_table_destroy(sim->tasks_named);
         g_ptr_array_unref(sim->warnings);
         g_ptr_array_unref(sim->rtwait_waiting);
+        for (int c = 0; sim->rtwait_on && c < sim->ncpus; c++)
+                g_ptr_array_unref(sim->rtwait_on[c]);
+        g_free(sim->rtwait_on);
         if (sim->params_in_effect)
                 g_hash_table_destroy(sim->params_in_effect);
         g_ptr_array_unref(sim->tasks);
