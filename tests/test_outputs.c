@@ -1833,6 +1833,7 @@ START_TEST(a_figure_in_two_groups_is_shown_as_two)
         /* no stall in 10 runs of 1.5 s: a bound per simulated hour (Garwood: 3.689 / 15 s) */
         ck_assert_msg(g_regex_match_simple("stalls per simulated hour +0 in 15 s \\(< 885/h\\) +0 in 15 s", r.out, 0, 0),
                       "%s", r.out);
+        result_clear(&r);
         /* six policies keep within a 160-column terminal, in blocks (they took 253) */
         g_autofree char *six = g_build_filename(dir, "six", NULL);
 
@@ -1849,6 +1850,7 @@ START_TEST(a_figure_in_two_groups_is_shown_as_two)
                           g_regex_match_simple("^ +pi-lock +rostedt-2007 +rcu-boost$", lines[i], 0, 0);
         }
         ck_assert_int_eq(blocks, 2);
+        result_clear(&r);
         md = file_contents(out, "comparison.md");
         ck_assert_msg(strstr(md, "| 7/10: 405ms; 3/10: 6ms (6ms .. 7ms) |"), "%s", md);
         tsv = file_contents(out, "comparison-summary.tsv");
