@@ -182,7 +182,7 @@ static int cmd_run(int argc, char **argv)
         }
         if (!quiet) {
                 cli_print_warnings(sc, sim);
-                cli_warn_unused_rcu_keys(sc, &sim, 1);
+                cli_warn_unused_rcu_keys(sc, &sim, 1, NULL);
                 cli_warn_if_long(sim);
         }
         gint64 t0 = g_get_monotonic_time();
@@ -345,7 +345,7 @@ static int cmd_validate(int argc, char **argv)
                                 g_ptr_array_add(sims, sim);
                 }
                 if (ok && sims->len)
-                        cli_warn_unused_rcu_keys(sc, (struct sim *const *)sims->pdata, (int)sims->len);
+                        cli_warn_unused_rcu_keys(sc, (struct sim *const *)sims->pdata, (int)sims->len, NULL);
                 if (!ok) {
                         status = EXIT_USAGE;
                         continue;

@@ -755,6 +755,23 @@ START_TEST(a_2007_policy_on_tree_rcu_is_said)
 }
 END_TEST
 
+/* #59 (8): --vary of an [rcu] key no policy of the sweep reads is said
+ * before the sweep runs, named as the --vary it is. */
+START_TEST(sweep_warns_of_a_varied_key_nobody_reads)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *sw = g_build_filename(dir, "sw", NULL);
+        struct result r = run_cli("sweep", "scenarios/oom.scn", "--policies", "booster", "--vary",
+                                  "rcu.qhimark=5000,10000", "--set", "scenario.duration=100ms", "--out", sw, "-q",
+                                  NULL);
+
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(strstr(r.err, "warning: --vary rcu.qhimark: has no effect under policy booster (RCU "
+                             "rcupreempt): only tree reads it"), "%s", r.err);
+        result_clear(&r);
+}
+END_TEST
+
 START_TEST(policies_lists_none)
 {
         struct result r = run_cli("policies", NULL);
@@ -801,6 +818,7 @@ static Suite *cli_suite(void)
         tcase_add_test(runs, progress_bar_on_a_terminal_only);
         tcase_add_test(runs, trace_window_limits_the_trace);
         tcase_add_test(runs, a_2007_policy_on_tree_rcu_is_said);
+        tcase_add_test(runs, sweep_warns_of_a_varied_key_nobody_reads);
         tcase_add_test(runs, interrupted_sweep_resumes_to_the_same_result);
         tcase_set_timeout(runs, 300);
         suite_add_tcase(s, usage);

@@ -75,7 +75,7 @@ void cli_print_warnings(const struct scenario *sc, const struct sim *sim)
                 fprintf(stderr, "rcuboost: warning: %s\n", (const char *)g_ptr_array_index(sim_warnings(sim), i));
 }
 
-void cli_warn_unused_rcu_keys(const struct scenario *sc, struct sim *const *sims, int n)
+void cli_warn_unused_rcu_keys(const struct scenario *sc, struct sim *const *sims, int n, const char *const *varied)
 {
         g_autoptr(GPtrArray) keys = n > 0 ? sim_rcu_keys_unused(sims[0]) : NULL;
         g_autoptr(GString) names = g_string_new(NULL);
@@ -93,7 +93,10 @@ void cli_warn_unused_rcu_keys(const struct scenario *sc, struct sim *const *sims
                 }
                 if (!by_all)
                         continue;
-                g_autofree char *where = scenario_where(sc, "rcu", key);
+                g_autofree char *full = g_strconcat("rcu.", key, NULL);
+                /* a sweep's --vary key: named as the user gave it, not as the --set it becomes */
+                g_autofree char *where = varied && g_strv_contains(varied, full) ? g_strconcat("--vary ", full, NULL)
+                                                                                  : scenario_where(sc, "rcu", key);
                 const char *flavour = sim_rcu_flavour(sims[0]);
 
                 fprintf(stderr, "rcuboost: warning: %s: has no effect under %s %s (RCU %s): only %s reads it\n", where,

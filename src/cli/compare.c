@@ -595,7 +595,7 @@ int cli_compare(int argc, char **argv)
                         cli_print_warnings(p == 0 ? sc : NULL, jobs[p * nseeds].sim);
                         firsts[p] = jobs[p * nseeds].sim;
                 }
-                cli_warn_unused_rcu_keys(sc, firsts, np);
+                cli_warn_unused_rcu_keys(sc, firsts, np, NULL);
                 cli_warn_if_long(jobs[0].sim);
         }
         if (!quiet) {

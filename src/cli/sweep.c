@@ -837,7 +837,21 @@ int cli_sweep(int argc, char **argv)
          * on Tree RCU, an [rcu] key no policy reads), once, before the sweep
          * runs; not by its --only jobs, which run side by side. */
         if (only < 0 && !emit) {
-                g_autoptr(RcbScenario) sc = scenario_load_data(sw.text, sw.scenario, (const char *const *)sets, NULL);
+                /* with each --vary key at its first value: a key no policy reads is said
+                 * before the sweep runs, not seen as a flat curve after it (#59) */
+                g_autoptr(GPtrArray) with_axes = g_ptr_array_new_with_free_func(g_free);
+                g_autoptr(GPtrArray) varied = g_ptr_array_new();
+
+                for (char **x = sets; x && *x; x++)
+                        g_ptr_array_add(with_axes, g_strdup(*x));
+                for (int a = 0; a < sw.naxes; a++) {
+                        g_ptr_array_add(with_axes, g_strdup_printf("%s=%s", sw.axes[a].key, sw.axes[a].values[0]));
+                        g_ptr_array_add(varied, sw.axes[a].key);
+                }
+                g_ptr_array_add(with_axes, NULL);
+                g_ptr_array_add(varied, NULL);
+                g_autoptr(RcbScenario) sc = scenario_load_data(sw.text, sw.scenario,
+                                                               (const char *const *)with_axes->pdata, NULL);
                 struct sim *sims[sw.policies->len + 1];
                 guint made = 0;
 
@@ -850,7 +864,7 @@ int cli_sweep(int argc, char **argv)
                         }
                 }
                 if (made)
-                        cli_warn_unused_rcu_keys(sc, sims, (int)made);
+                        cli_warn_unused_rcu_keys(sc, sims, (int)made, (const char *const *)varied->pdata);
                 for (guint p = 0; p < made; p++)
                         sim_free(sims[p]);
         }
