@@ -52,6 +52,10 @@ static const struct bad_case bad_cases[] = {
         { "affinity beyond cpus", "[scenario]\ncpus=2\n[task:t]\naffinity=0-3\nprogram=compute 1ms\n",
           "bad.scn:4: [task:t] affinity: '0-3': CPU 3 does not exist (the scenario has 2 CPUs: 0-1)" },
         { "no program", "[scenario]\n[task:t]\nsched=fifo:1\n", "bad.scn:2: [task:t]: no program" },
+        /* #59 (7): start_in=b on a and start_in=a on b: neither would ever run */
+        { "start_in cycle", "[scenario]\n[task:a]\nstart_in=b\nprogram=loop { rcu_read_lock; compute 1ms; rcu_read_unlock }\n"
+          "[task:b]\nstart_in=a\nprogram=loop { rcu_read_lock; compute 1ms; rcu_read_unlock }\n",
+          "bad.scn:3: [task:a] start_in: a cycle (a -> b -> a)" },
         { "bad task name", "[scenario]\n[task:a b]\nprogram=compute 1ms\n", "task name 'a b'" },
         { "too many tasks", "[scenario]\n[task:t]\ncount=1000000000\nprogram=compute 1ms\n", "count: '1000000000' is out of range" },
         { "unbalanced rcu", "[scenario]\n[task:t]\nprogram=rcu_read_lock; compute 1ms\n",
@@ -230,6 +234,22 @@ START_TEST(affinity_each_takes_a_cpu_list)
         ck_assert_ptr_null(sc);
         ck_assert_msg(strstr(e->message, "bad.scn:5: [task:dp] affinity:") && strstr(e->message, "CPU 3 does not exist"),
                       "%s", e->message);
+}
+END_TEST
+
+/* #59 (7): a start_in task its waker can never wake is warned of. */
+START_TEST(a_start_in_that_can_never_come_is_warned_of)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(RcbScenario) sc = scenario_load_data("[scenario]\nduration=1s\n[task:a]\nstop=100ms\n"
+                                                       "program=loop { rcu_read_lock; compute 1ms; rcu_read_unlock }\n"
+                                                       "[task:b]\nstart=200ms\nstart_in=a\nprogram=compute 1ms\n",
+                                                       "x.scn", NULL, &e);
+
+        ck_assert_msg(sc, "%s", e ? e->message : "");
+        ck_assert_int_eq(sc->warnings->len, 1);
+        ck_assert_str_eq(g_ptr_array_index(sc->warnings, 0),
+                         "x.scn:8: [task:b] start_in: 'a' can never wake it: it stops before this task's start");
 }
 END_TEST
 
@@ -515,6 +535,7 @@ static Suite *scenario_suite(void)
         tcase_add_test(errors, files_that_are_not_scenarios);
         tcase_add_test(values, defaults_match_the_docs);
         tcase_add_test(values, affinity_each_takes_a_cpu_list);
+        tcase_add_test(values, a_start_in_that_can_never_come_is_warned_of);
         tcase_add_test(values, kernel_generations_declare_their_environments);
         tcase_add_test(values, values_parse_with_units);
         tcase_add_test(values, set_overrides_are_applied_and_located);

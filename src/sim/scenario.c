@@ -971,6 +971,34 @@ static gboolean resolve_start_in(struct scenario *sc, GError **error)
                 if (!reads)
                         return invalid(sc, error, group, "start_in", "'%s' has no rcu_read_lock to wake "
                                        "it from", waker->name);
+                /* a waker gone, or not yet started, before the run ends: said, as an [event] after the end is */
+                if (waker->stop_ns <= ts->start_ns || MAX(ts->start_ns, waker->start_ns) >= sc->duration_ns) {
+                        g_autofree char *where = scenario_where(sc, group, "start_in");
+
+                        g_ptr_array_add(sc->warnings, g_strdup_printf(
+                                "%s: '%s' can never wake it: %s", where, waker->name,
+                                waker->stop_ns <= ts->start_ns ? "it stops before this task's start"
+                                                               : "neither starts before the end of the run"));
+                }
+        }
+        /* start_in=b on a and start_in=a on b: each waits for the other, and neither ever runs (#59) */
+        for (guint i = 0; i < sc->tasks->len; i++) {
+                const struct task_spec *ts = g_ptr_array_index(sc->tasks, i);
+                int at = ts->start_in_task, steps = 0;
+
+                while (at >= 0 && at != (int)i && steps++ <= (int)sc->tasks->len)
+                        at = ((const struct task_spec *)g_ptr_array_index(sc->tasks, at))->start_in_task;
+                if (at != (int)i)
+                        continue;
+                g_autofree char *group = g_strconcat("task:", ts->name, NULL);
+                g_autoptr(GString) chain = g_string_new(ts->name);
+
+                for (at = ts->start_in_task; at != (int)i;
+                     at = ((const struct task_spec *)g_ptr_array_index(sc->tasks, at))->start_in_task)
+                        g_string_append_printf(chain, " -> %s",
+                                               ((const struct task_spec *)g_ptr_array_index(sc->tasks, at))->name);
+                return invalid(sc, error, group, "start_in", "a cycle (%s -> %s): each waits for another's "
+                               "read-side section, and none of them ever starts", chain->str, ts->name);
         }
         return TRUE;
 }
