@@ -1,7 +1,10 @@
 /* rcuboost hunt: it rediscovers what the project knows, shrinks what it
  * finds to a small scenario that replays the failure, is deterministic
  * whatever -j, and says when it found nothing (#39). */
+#include <sys/stat.h>
 #include <sys/wait.h>
+
+#include <glib/gstdio.h>
 
 #include "cliutil.h"
 
@@ -645,6 +648,8 @@ START_TEST(bad_input_is_refused)
                 { "--policy", breach_null, "--budget", "10runs", NULL },
                 { "--policy", "none", "--coverage", "states", NULL },
                 { "--policy", "none", "--corpus", "/nonexistent/corpus", NULL },
+                /* #59 (6): a device would be read until the memory runs out */
+                { "--policy", "none", "--corpus", "/dev/zero", NULL },
         };
         const char *want[] = { "unknown policy 'nosuch'", "is the policy hunted", "a rate over seeds",
                                "expected METRIC OP VALUE", "--budget soon", "--budget 999ns: a wall-clock time of "
@@ -657,13 +662,36 @@ START_TEST(bad_input_is_refused)
                                "--property 'booster.gp_latency.max<=10ms': no metric 'booster.gp_latency.max'",
                                "in create: returned NULL without saying why",
                                "--coverage states: expected policy, engine, both or none",
-                               "--corpus: Failed to open file \u201c/nonexistent/corpus\u201d" };
+                               "--corpus: /nonexistent/corpus: cannot read: No such file or directory",
+                               "--corpus: /dev/zero: not a regular file" };
 
         for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
                 struct result r = run_cli("hunt", cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4],
                                           NULL);
 
                 ck_assert_msg(r.status == 2 && strstr(r.err, want[i]), "case %zu: exit %d: %s", i, r.status, r.err);
+                result_clear(&r);
+        }
+        /* #59 (6): a FIFO as the corpus, in a corpus directory, or in --out's corpus/ would block
+         * the hunt for ever: refused at once, with the file named */
+        g_autofree char *dir = temp_dir();
+        g_autofree char *fifo = g_build_filename(dir, "f.scn", NULL);
+        g_autofree char *cdir = g_build_filename(dir, "c", NULL), *cfifo = g_build_filename(cdir, "x.scn", NULL);
+        g_autofree char *out = g_build_filename(dir, "out", NULL), *ocorpus = g_build_filename(out, "corpus", NULL);
+        g_autofree char *ofifo = g_build_filename(ocorpus, "y.scn", NULL);
+
+        ck_assert(mkfifo(fifo, 0600) == 0 && g_mkdir(cdir, 0755) == 0 && mkfifo(cfifo, 0600) == 0);
+        ck_assert(g_mkdir_with_parents(ocorpus, 0755) == 0 && mkfifo(ofifo, 0600) == 0);
+        const char *const corpora[] = { fifo, cdir, "shipped" };
+        const char *const named[] = { fifo, cfifo, ofifo };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(corpora); i++) {
+                g_autofree char *fresh = g_strdup_printf("%s/o%zu", dir, i);
+                struct result r = run_cli("hunt", "--policy", "none", "--corpus", corpora[i], "--budget", "3runs",
+                                          "--out", i == 2 ? out : fresh, NULL);
+
+                ck_assert_msg(r.status == 2 && strstr(r.err, named[i]) && strstr(r.err, "not a regular file"),
+                              "%s: exit %d: %s", corpora[i], r.status, r.err);
                 result_clear(&r);
         }
 }

@@ -27,8 +27,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <gsl/gsl_rng.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -1722,7 +1724,36 @@ static void seeds_add(struct hsearch *st, const char *origin, const char *text,
 }
 
 /* The *.scn files of @dir, by name: NAME -> contents (NULL: no such directory). */
-static GTree *scn_files(const char *dir)
+/* A corpus file's text: a regular file, no larger than a scenario file may
+ * be -- a FIFO would block the hunt for ever, /dev/zero fill the memory (#59). */
+static char *corpus_file_read(const char *path, GError **error)
+{
+        GStatBuf st;
+        char *text = NULL;
+
+        if (g_stat(path, &st) != 0) {
+                int err = errno;
+
+                g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(err), "%s: cannot read: %s", path,
+                            g_strerror(err));
+                return NULL;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: not a regular file (a corpus holds "
+                            "scenario files)", path);
+                return NULL;
+        }
+        if (st.st_size > SCENARIO_MAX_BYTES) {
+                g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %lld bytes is too large for a scenario "
+                            "file (limit %d MiB)", path, (long long)st.st_size, SCENARIO_MAX_BYTES >> 20);
+                return NULL;
+        }
+        return g_file_get_contents(path, &text, NULL, error) ? text : NULL;
+}
+
+/* The *.scn files of @dir by name, or NULL: no such directory (@error unset),
+ * or one of them is no scenario file to read (@error set). */
+static GTree *scn_files(const char *dir, GError **error)
 {
         g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
         GTree *files;
@@ -1733,10 +1764,15 @@ static GTree *scn_files(const char *dir)
         files = g_tree_new_full(name_cmp, NULL, g_free, g_free);
         while ((name = g_dir_read_name(d))) {
                 g_autofree char *path = g_build_filename(dir, name, NULL);
-                char *text = NULL;
+                char *text;
 
-                if (g_str_has_suffix(name, ".scn") && g_file_get_contents(path, &text, NULL, NULL))
-                        g_tree_insert(files, g_strdup(name), text);
+                if (!g_str_has_suffix(name, ".scn"))
+                        continue;
+                if (!(text = corpus_file_read(path, error))) {
+                        g_tree_unref(files);
+                        return NULL;
+                }
+                g_tree_insert(files, g_strdup(name), text);
         }
         return files;
 }
@@ -2074,21 +2110,25 @@ int cli_hunt(int argc, char **argv)
         } else {
                 /* an earlier hunt's findings and corpus, read before the directory is emptied */
                 g_autoptr(GString) skipped = g_string_new(NULL);
-                GTree *old_findings = scn_files(findings_dir), *old_corpus = scn_files(corpus_dir);
+                GTree *old_findings = scn_files(findings_dir, &e);
+                GTree *old_corpus = e ? NULL : scn_files(corpus_dir, &e);
                 bool shipped = !corpus_given || !strcmp(corpus_given, "shipped");
                 bool none = corpus_given && !strcmp(corpus_given, "none");
-                GTree *given = shipped ? shipped_scenarios() : !none ? scn_files(corpus_given) : NULL;
+                GTree *given = e ? NULL : shipped ? shipped_scenarios() : !none ? scn_files(corpus_given, &e) : NULL;
 
-                if (!shipped && !none && !given) {
+                if (e) {
+                        status = cli_usage_error(ctx, "hunt: %s", e->message);
+                        g_clear_error(&e);
+                } else if (!shipped && !none && !given) {
                         /* one file is a corpus of one */
-                        char *text = NULL;
+                        char *text = corpus_file_read(corpus_given, &e);
 
-                        if (g_file_get_contents(corpus_given, &text, NULL, &e)) {
+                        if (text) {
                                 given = g_tree_new_full(name_cmp, NULL, g_free, g_free);
                                 g_tree_insert(given, g_path_get_basename(corpus_given), text);
                         } else {
                                 status = cli_usage_error(ctx, "hunt: --corpus: %s", e->message);
-                                g_error_free(e);
+                                g_clear_error(&e);
                         }
                 }
                 if (status == EXIT_OK) {
