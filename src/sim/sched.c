@@ -527,7 +527,7 @@ static void activate(struct sim *sim, struct task *t)
         t->state = TASK_RUNNABLE;
         enqueue(sim, &sim->cpus[c], t, false);
         /* a periodic task's release: its wait for the CPU begins */
-        if (t->rtw && t->awaiting_release)
+        if (t->awaiting_release && t->rtw)     /* block 2, read by a timer's wake anyway */
                 rtwait_released(sim, t);
         sim_trace(sim, c, "sched_wakeup", "comm=%s pid=%d prio=%d target_cpu=%03d", t->name, task_pid(t),
                   t->prio, c);
