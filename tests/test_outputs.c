@@ -1198,6 +1198,29 @@ START_TEST(plot_templates_render_underscores_as_written)
 }
 END_TEST
 
+/* #58: the keys of the plots with data under them sit below the plot, never
+ * over a curve; a curve flat at zero on the memory plot stays off the x axis;
+ * its x axis is named for a real kernel's runs too (compare --real). */
+START_TEST(plot_keys_stay_off_the_data)
+{
+        static const char *const keyed[] = { "cdf.gp", "memory.gp", "sweep.gp" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(keyed); i++) {
+                g_autofree char *path = g_build_filename(g_getenv("RCUBOOST_SRCDIR"), "plots", keyed[i], NULL);
+                g_autofree char *text = NULL;
+
+                ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+                ck_assert_msg(g_regex_match_simple("^set key below", text, G_REGEX_MULTILINE, 0),
+                              "%s: its key is not below the plot", keyed[i]);
+                if (i == 1) {
+                        ck_assert_msg(strstr(text, "\nset offsets 0, 0, graph 0.05,") && !strstr(text, "yrange [0:"),
+                                      "memory.gp: a zero curve lies on the x axis");
+                        ck_assert_msg(strstr(text, "\nset xlabel timelabel"), "memory.gp: a fixed x label");
+                }
+        }
+}
+END_TEST
+
 /* A long run's memory plot is drawn from at most ~4,000 points that keep
  * every peak, not from every sample (a minute of gnuplot for 300 s). */
 START_TEST(a_long_memory_series_is_decimated_keeping_its_peaks)
@@ -2623,6 +2646,7 @@ static Suite *outputs_suite(void)
         tcase_add_test(json, a_task_keeps_its_colour_across_timelines);
         tcase_add_test(json, sweep_plots_rates_and_replots);
         tcase_add_test(json, a_figure_in_two_groups_is_shown_as_two);
+        tcase_add_test(json, plot_keys_stay_off_the_data);
         tcase_add_test(json, an_rt_wake_up_says_what_it_waited_for);
         tcase_add_test(json, a_module_that_exits_is_a_failure);
         tcase_add_test(json, expect_lines_are_checked_before_running);
