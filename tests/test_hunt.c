@@ -426,6 +426,26 @@ START_TEST(sigint_stops_a_hunt_and_keeps_its_log)
 }
 END_TEST
 
+/* #59 (5): SIGTERM to a module's hunt, its child hanging in the module:
+ * the child is ended at once and the hunt within a second, exit 143,
+ * "(interrupted)" -- not after --hang-timeout, nor with a child started for
+ * each candidate left in the batch. */
+START_TEST(sigterm_ends_a_module_hunt_and_its_children_at_once)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *spin = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libbreach-spin.so", NULL);
+        g_autofree char *script = g_strdup_printf(
+                "cd '%s' || exit; \"$RCUBOOST_BIN\" hunt --policy '%s' --hang-timeout 60s --budget 100000runs "
+                "--seeds 1 --corpus none --out h -q & pid=$!; sleep 4; t0=$(date +%%s); kill -TERM $pid; wait $pid; "
+                "echo status=$? took=$(( $(date +%%s) - t0 )); cat h/hunt.txt", dir, spin);
+        struct result r = run_cli_sh(script);
+
+        ck_assert_msg(strstr(r.out, "status=143 took=0") || strstr(r.out, "status=143 took=1"), "%s%s", r.out, r.err);
+        ck_assert_msg(strstr(r.out, "(interrupted)"), "%s%s", r.out, r.err);
+        result_clear(&r);
+}
+END_TEST
+
 /* #49 2: --out's parent swapped for a symbolic link mid-hunt.  The hunt
  * keeps writing into the directory it locked, held open; a second hunt
  * into the same --out (now elsewhere) writes there alone: neither
@@ -703,6 +723,7 @@ static Suite *hunt_suite(void)
         TCase *tc = tcase_create("hunt");
 
         tcase_add_test(tc, bad_input_is_refused);
+        tcase_add_test(tc, sigterm_ends_a_module_hunt_and_its_children_at_once);
         tcase_add_test(tc, resume_refuses_another_hunts_state);
         tcase_add_test(tc, a_module_without_states_gets_engine_coverage);
         tcase_add_test(tc, a_resumed_hunt_reaches_the_same_findings);

@@ -726,6 +726,9 @@ static void eval_isolated(struct hunt *h, struct heval *ev)
                 ev->seed_lo = 1;
                 ev->seed_hi = h->nseeds;
         }
+        /* a signal ends the hunt: no child for what is left of the batch (#59) */
+        if (cli_interrupt_status())
+                return;
         state_write(h, ev, req);
         g_string_append_printf(req, "text\n%s", ev->text);
         if (!g_spawn_async_with_pipes(NULL, (char **)h->child_argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD |
@@ -756,6 +759,11 @@ static void eval_isolated(struct hunt *h, struct heval *ev)
                         break;
                 if (errno != EAGAIN && errno != EINTR)
                         break;
+                /* ... and ends the child at once, not at --hang-timeout (#59) */
+                if (cli_interrupt_status()) {
+                        kill(pid, SIGKILL);
+                        break;
+                }
                 if (g_get_monotonic_time() > deadline) {
                         kill(pid, SIGKILL);
                         hung = true;
