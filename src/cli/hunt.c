@@ -208,7 +208,7 @@ static GArray *default_props(void)
                 { HPROP_CONTRACT, "contract", "(no breach of the policy contract)" },
                 { HPROP_CREATE, "create", "(create() succeeds)" },
                 { HPROP_CRASH, "crash", "(the process running it does not crash)" },
-                { HPROP_HANG, "hang", "(the run ends)" },
+                { HPROP_HANG, "hang", "(every run ends within --hang-timeout)" },
         };
         for (size_t i = 0; i < G_N_ELEMENTS(ends); i++) {
                 memset(&p, 0, sizeof(p));
@@ -753,6 +753,9 @@ static void eval_isolated(struct hunt *h, struct heval *ev)
 
                 if (r > 0) {
                         g_string_append_len(answer, buf, r);
+                        /* the child says "run P SEED" as each run starts: --hang-timeout
+                         * bounds one run, as the docs say, not the candidate's every seed (#59) */
+                        deadline = g_get_monotonic_time() + h->hang_us;
                         continue;
                 }
                 if (r == 0)
