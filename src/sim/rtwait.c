@@ -115,10 +115,10 @@ static char *cause_name(const struct rtwait_cause *c)
         case RTW_TASK:
                 break;
         }
-        g_autofree char *at = sched_describe_prio(c->prio);
+        g_autofree char *at = units_format_prio(c->prio);
 
         if (c->prio != c->normal_prio) {
-                g_autofree char *own = sched_describe_prio(c->normal_prio);
+                g_autofree char *own = units_format_prio(c->normal_prio);
 
                 return g_strdup_printf("%s (%s, boosted; its own %s)", c->task->name, at, own);
         }

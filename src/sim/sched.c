@@ -1396,9 +1396,5 @@ static void rt_period_event(struct sim *sim, struct event *ev)
 
 char *sched_describe_prio(int prio)
 {
-        if (prio < PRIO_MAX_RT)
-                return g_strdup_printf("rt:%d", 99 - prio);
-        if (prio == PRIO_IDLE)
-                return g_strdup("idle");
-        return g_strdup_printf("normal:%d", prio - PRIO_NICE_0);
+        return units_format_prio(prio);
 }

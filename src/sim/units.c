@@ -262,3 +262,12 @@ char *units_format_size(int64_t bytes)
          * awk and column alignment. */
         return g_strjoinv(" ", parts);
 }
+
+char *units_format_prio(int prio)
+{
+        if (prio < PRIO_MAX_RT)
+                return g_strdup_printf("rt:%d", 99 - prio);
+        if (prio == PRIO_IDLE)
+                return g_strdup("idle");
+        return g_strdup_printf("normal:%d", prio - PRIO_NICE_0);
+}

@@ -83,4 +83,7 @@ const char *units_sched_policy_name(enum sched_policy p);
 char *units_format_duration(int64_t ns);
 char *units_format_size(int64_t bytes);
 
+/* A kernel priority as the scenario writes a class: "rt:50", "normal:19", "idle". */
+char *units_format_prio(int prio);
+
 #endif
