@@ -107,6 +107,9 @@ static void check_runnable(const struct scenario *sc, const struct kernel_env *e
                 refuse(why, "[sched] load_balance=false: the kernel balances");
         if (sc->rcuc_sched_set)
                 refuse(why, "[rcu] rcuc_thread: the kernel sets rcuc/N itself");
+        if (sc->fqs_snapshot_fresh)
+                refuse(why, "[rcu] fqs_snapshot=fresh: the module forces one FQS scan before the run, as on a box "
+                            "whose CPUs came up at boot (rcuboost_kmod.c age_fqs_snapshots())");
         if (sc->ncpus > 64)
                 refuse(why, "[scenario] cpus=%d: the harness boots at most 64", sc->ncpus);
         if (sc->irqs->len)

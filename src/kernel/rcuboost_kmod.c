@@ -31,6 +31,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -54,6 +55,8 @@
 #include "rcuboost_trace.h"
 
 extern unsigned long rcu_get_gp_seq(void);
+/* kernel/rcu/tree.c, exported for rcutorture and declared in kernel/rcu/rcu.h */
+extern void rcu_force_quiescent_state(void);
 
 #define MAX_TASKS       RCUBOOST_MAX_TASKS
 #define MAX_INSNS       RCUBOOST_MAX_INSNS
@@ -704,6 +707,29 @@ static int create_tasks(void)
         return 0;
 }
 
+/* A box's CPUs came up at boot, and the FQS scans since (idle CPUs report
+ * only through them) have moved rcu_state.n_force_qs past the n_force_qs_snap
+ * each took in rcutree_prepare_cpu(): a workload's first qhimark crossing on
+ * a CPU only re-takes it (__call_rcu_core()).  A guest whose /init has just
+ * onlined CPUs (maxcpus=1 under icount) holds fresh snapshots instead, and
+ * its first crossing kicks rcu_preempt -- if no scan came in between, which
+ * the run's own timing decides (rt-readers: 7 of 10 boots; docs/validation.md).
+ * So one scan, before anything runs: a grace period this reader holds open
+ * while the FQS flag is raised (and rcu_preempt's own timer, 1 jiffy, fires). */
+static void age_fqs_snapshots(void)
+{
+        int i;
+
+        rcu_read_lock();
+        start_poll_synchronize_rcu();
+        for (i = 0; i < 20; i++) {
+                rcu_force_quiescent_state();
+                mdelay(1);
+        }
+        rcu_read_unlock();
+        synchronize_rcu();
+}
+
 /* ---- /proc/rcuboost ---- */
 
 static ssize_t proc_write(struct file *f, const char __user *buf, size_t len, loff_t *off)
@@ -724,6 +750,8 @@ static ssize_t proc_write(struct file *f, const char __user *buf, size_t len, lo
         /* the program ends with "end": parse it, make the tasks, start */
         if (!err && program_len >= 4 && strstr(program_text, "\nend")) {
                 err = parse_program();
+                if (!err)
+                        age_fqs_snapshots();
                 if (!err) {
                         samples = vmalloc(array_size(MAX_SAMPLES, sizeof(*samples)));
                         err = samples ? create_tasks() : -ENOMEM;

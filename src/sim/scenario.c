@@ -252,6 +252,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "rcu", "qhimark", "10000", "flavour=tree: callbacks one CPU queues past its last check that make call_rcu() force a quiescent-state scan (rcutree.qhimark; 0: never)" },
         { "rcu", "jiffies_till_first_fqs", "3 + cpus/256", "flavour=tree: jiffies from grace-period start to the first FQS scan (rcutree.jiffies_till_first_fqs; default as rcu_init_geometry() for HZ > 500)" },
         { "rcu", "jiffies_till_next_fqs", "3 + cpus/256", "flavour=tree: jiffies between later FQS scans (rcutree.jiffies_till_next_fqs)" },
+        { "rcu", "fqs_snapshot", "stale", "flavour=tree: when each CPU took the n_force_qs snapshot that decides whether its first qhimark crossing forces a scan: stale (at boot, FQS scans since: the crossing only re-takes it) or fresh (CPUs 1 and up onlined as the run began, as a guest booted with maxcpus=1: the crossing forces a scan if none came since the start)" },
         { "costs", "context_switch", "1us", "switching from one task to another" },
         { "costs", "lock", "60ns", "acquiring and releasing an uncontended spinlock" },
         { "costs", "list_op", "10ns", "linking or unlinking a list element" },
@@ -302,7 +303,7 @@ static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_peri
                                           "sched_latency", "min_granularity", "wakeup_granularity", NULL };
 static const char *const rcu_keys[] = { "memory_limit", "stop_on_oom", "callback_thread", "stall_threshold",
                                         "flavour", "fanout_leaf", "kthread_prio", "rcuc_thread", "qovld", "qhimark",
-                                        "jiffies_till_first_fqs", "jiffies_till_next_fqs", NULL };
+                                        "jiffies_till_first_fqs", "jiffies_till_next_fqs", "fqs_snapshot", NULL };
 static const char *const output_keys[] = { "memory_sample", "max_events", "max_memory", "timeline_start",
                                            "timeline_length", "rt_histogram", "level", NULL };
 static const char *const debug_keys[] = { "break_grace_periods", NULL };
@@ -489,6 +490,13 @@ static gboolean load_rcu_section(struct scenario *sc, GError **error)
                 return FALSE;
         sc->fanout_leaf = (int)leaf;
         sc->kthread_prio = (int)prio;
+        g_autofree char *snapshot = get(sc, g, "fqs_snapshot");
+        if (snapshot) {
+                if (strcmp(snapshot, "stale") && strcmp(snapshot, "fresh"))
+                        return invalid(sc, error, g, "fqs_snapshot", "'%s' is not a snapshot (expected stale or fresh)",
+                                       snapshot);
+                sc->fqs_snapshot_fresh = !strcmp(snapshot, "fresh");
+        }
         g_autofree char *rcuc = get(sc, g, "rcuc_thread");
         if (rcuc && strcmp(rcuc, "auto") != 0) {
                 if (!get_sched(sc, g, "rcuc_thread", &sc->rcuc_sched, error))

@@ -118,6 +118,9 @@ struct scenario {
         int64_t qhimark;                /* flavour=tree: rcutree.qhimark (0: never force) */
         int64_t jiffies_till_first_fqs; /* flavour=tree; -1: as rcu_init_geometry() computes it */
         int64_t jiffies_till_next_fqs;
+        /* flavour=tree: CPUs 1 and up took their n_force_qs_snap as the run
+         * began (onlined just before it), not at boot */
+        gboolean fqs_snapshot_fresh;
 
         int64_t cost_ns[COST_KIND_COUNT];
 

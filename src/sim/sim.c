@@ -385,7 +385,8 @@ static void note_unused_policy_keys(struct sim *sim)
 GPtrArray *sim_rcu_keys_unused(const struct sim *sim)
 {
         static const char *const tree_only[] = { "fanout_leaf", "kthread_prio", "rcuc_thread", "qovld", "qhimark",
-                                                 "jiffies_till_first_fqs", "jiffies_till_next_fqs", NULL };
+                                                 "jiffies_till_first_fqs", "jiffies_till_next_fqs", "fqs_snapshot",
+                                                 NULL };
         static const char *const rcupreempt_only[] = { "callback_thread", NULL };
         const struct scenario *sc = sim->sc;
         bool tree = !strcmp(sim->rcu.flavour->name, "tree");

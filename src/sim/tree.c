@@ -994,8 +994,10 @@ static void init_tree(struct sim *sim)
                  * them) have moved rcu_state.n_force_qs on since.  So the
                  * first qhimark crossing of a run only takes a fresh snapshot,
                  * and the second forces the scan (seen on 6.1-rt: no kick at
-                 * 10,000 callbacks, a boost at 20,000; docs/validation.md). */
-                if (sim->env.fqs_snap_from_boot)
+                 * 10,000 callbacks, a boost at 20,000; docs/validation.md).
+                 * [rcu] fqs_snapshot=fresh: CPUs 1 and up came online as the
+                 * run began and hold the count as it is (0). */
+                if (sim->env.fqs_snap_from_boot && (c == 0 || !sc->fqs_snapshot_fresh))
                         rt->rda[c].n_force_qs_snap = -1;
         }
         build_tree(sim, rt);
@@ -1101,6 +1103,8 @@ static void report_tree(struct sim *sim, struct report *r)
         report_int(r, "rcu.tree.kthread_prio", rt->kthread_prio);
         report_int(r, "rcu.tree.jiffies_till_first_fqs", rt->jiffies_till_first_fqs);
         report_int(r, "rcu.tree.jiffies_till_next_fqs", rt->jiffies_till_next_fqs);
+        if (sim->sc->fqs_snapshot_fresh)     /* only where set: every other summary as before */
+                report_string(r, "rcu.tree.fqs_snapshot", "fresh");
         report_int(r, "rcu.tree.grace_periods_started", rt->gps_started);
         report_int(r, "rcu.tree.fqs_scans", rt->n_force_qs);
         report_int(r, "rcu.tree.qs_reports", rt->qs_reports);
