@@ -486,6 +486,77 @@ START_TEST(a_swapped_parent_does_not_redirect_a_hunt)
 }
 END_TEST
 
+/* #59 9: the same swap early -- 0.3 s after the first hunt starts, not once
+ * its findings/ is locked, wherever it has got to by then.  Whichever
+ * directory each hunt ends up in, no directory holds findings of both. */
+START_TEST(a_parent_swapped_early_mixes_no_findings)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *script = g_strdup_printf(
+                "cd '%s' || exit; mkdir p q; "
+                "\"$RCUBOOST_BIN\" hunt --policy none --budget 3s --seeds 1 --max-findings 1000 --corpus none "
+                "--out p/h -q > a.out 2> a.err & a=$!; "
+                "sleep 0.3; mv p p.orig && ln -s q p; "
+                "\"$RCUBOOST_BIN\" hunt --policy none --seed 7 --budget 3s --seeds 1 --max-findings 1000 "
+                "--corpus none --out p/h -q > b.out 2> b.err; echo b=$?; wait $a; echo a=$?; "
+                "for d in p.orig/h q/h; do [ -f $d/hunt.txt ] || continue; "
+                "s=$(sed -n '1s/.*--seed \\([0-9]*\\).*/\\1/p' $d/hunt.txt); "
+                "for f in $d/findings/*.scn; do [ -f \"$f\" ] || continue; "
+                "grep -q -- \"--seed $s\\`\" \"$f\" || echo \"MIXED: $f is not of the hunt with --seed $s\"; done; "
+                "echo \"$d: seed $s, $(ls $d/findings | grep -c scn) findings\"; done; cat a.err b.err", dir);
+        struct result r = run_cli_sh(script);
+
+        ck_assert_msg(!strstr(r.out, "MIXED"), "%s%s", r.out, r.err);
+        /* both, in two directories, or one of them refused the directory the other holds */
+        ck_assert_msg(strstr(r.out, "seed 1,") || strstr(r.out, "seed 7,"), "%s%s", r.out, r.err);
+        result_clear(&r);
+}
+END_TEST
+
+/* #59 1: an earlier hunt's finding, made with a --property, is judged in a
+ * later hunt without it by its own [expect] lines -- hunt.txt says what
+ * check says -- and is never deleted: the later hunt's findings are
+ * numbered after it.  #59 3: a corpus file whose text was edited runs as
+ * written, not as its "# hunt tree:" line says. */
+START_TEST(earlier_findings_are_kept_and_judged_as_check_judges_them)
+{
+        g_autofree char *dir = temp_dir();
+        g_autofree char *out = g_build_filename(dir, "h", NULL);
+        g_autofree char *corpus = g_build_filename(out, "corpus", NULL);
+        struct result r;
+
+        r = run_cli("hunt", "--policy", "none", "--property", "gp_max_at_least<=30ms", "--corpus", "none", "--budget",
+                    "100runs", "--max-findings", "1", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 1, "exit %d: %s", r.status, r.err);
+        result_clear(&r);
+        ck_assert(exists(out, "findings/001-gp_max_at_least.scn") && exists(out, "corpus/00001.scn"));
+        /* a user's edit of a corpus file: one CPU more */
+        g_autofree char *kept = file_contents(corpus, "00001.scn");
+        g_autoptr(GRegex) cpus = g_regex_new("cpus=[0-9]", 0, 0, NULL);
+        g_autofree char *edited = g_regex_replace_literal(cpus, kept, -1, 0, "cpus=7", 0, NULL);
+        g_autofree char *kept_path = g_build_filename(corpus, "00001.scn", NULL);
+
+        ck_assert(strcmp(kept, edited) != 0 && g_file_set_contents(kept_path, edited, -1, NULL));
+
+        r = run_cli("hunt", "--policy", "none", "--corpus", "none", "--budget", "24runs", "--out", out, "-q", NULL);
+        ck_assert_msg(r.status == 0 || r.status == 1, "exit %d: %s", r.status, r.err);
+        result_clear(&r);
+        g_autofree char *log = file_contents(out, "hunt.txt");
+
+        ck_assert_msg(strstr(log, "earlier finding 001-gp_max_at_least.scn: fails again, as check says: "
+                                  "001-gp_max_at_least none: rcu.gp_max_at_least_ns <= 30ms"), "%s", log);
+        ck_assert_msg(!strstr(log, "no longer fails"), "%s", log);
+        ck_assert_msg(strstr(log, "corpus: corpus/00001.scn: its text is not what its '# hunt tree:' line renders"),
+                      "%s", log);
+        ck_assert_msg(!strstr(log, "corpus/00002.scn: its text"), "an unedited corpus file flagged: %s", log);
+        ck_assert(exists(out, "findings/001-gp_max_at_least.scn") && exists(out, "findings/001-gp_max_at_least.txt"));
+        g_autofree char *findings = g_build_filename(out, "findings", NULL);
+        r = run_cli("check", findings, NULL);
+        ck_assert_msg(r.status == 1 && strstr(r.out, "FAIL 001-gp_max_at_least none"), "%s%s", r.out, r.err);
+        result_clear(&r);
+}
+END_TEST
+
 /* #50: a hunt stopped -- by its budget, or by SIGINT in the middle of a
  * batch -- and resumed with --resume reaches the same findings, corpus and
  * log as one that never stopped, with the same budget. */
@@ -588,13 +659,16 @@ START_TEST(the_corpus_seeds_the_search_and_findings_are_replayed)
         result_clear(&r);
         ck_assert(exists(out, "corpus/00001.scn") && exists(out, "hunt.state"));
 
-        /* pi-lock now: none's finding is replayed first, and pi-lock holds it */
+        /* pi-lock now: none's finding is replayed first, judged as check judges it
+         * (none still fails it), and kept (#59) */
         r = run_cli("hunt", "--policy", "pi-lock", "--versus", "booster", "--budget", "24runs", "--out", out, "-q",
                     NULL);
         ck_assert_msg(r.status == 0 || r.status == 1, "exit %d: %s", r.status, r.err);
         result_clear(&r);
         g_autofree char *again = file_contents(out, "hunt.txt");
-        ck_assert_msg(strstr(again, "earlier finding 001-oom.scn: no longer fails"), "%s", again);
+        ck_assert_msg(strstr(again, "earlier finding 001-oom.scn: fails again, as check says: 001-oom none: memory.oom"),
+                      "%s", again);
+        ck_assert(exists(out, "findings/001-oom.scn"));
 
         /* a corpus of one file of one's own */
         g_autofree char *mine = g_build_filename(dir, "mine.scn", NULL);
@@ -732,6 +806,8 @@ static Suite *hunt_suite(void)
         tcase_add_test(tc, a_finding_not_written_is_an_error);
         tcase_add_test(tc, sigint_stops_a_hunt_and_keeps_its_log);
         tcase_add_test(tc, a_swapped_parent_does_not_redirect_a_hunt);
+        tcase_add_test(tc, a_parent_swapped_early_mixes_no_findings);
+        tcase_add_test(tc, earlier_findings_are_kept_and_judged_as_check_judges_them);
         tcase_add_test(tc, a_modules_breach_crash_hang_and_create_failure_are_findings);
         tcase_add_test(tc, a_finding_no_policy_holds_is_reported_apart);
         tcase_add_test(tc, a_finding_says_it_needs_a_parameter_off_its_default);

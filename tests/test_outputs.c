@@ -1180,6 +1180,25 @@ START_TEST(a_run_that_would_take_days_is_announced)
         ck_assert_msg(strstr(r.err, "[rcu] callback_thread: has no effect under policy rcu-boost (RCU tree): "
                              "only rcupreempt reads it") != NULL, "%s", r.err);
         result_clear(&r);
+        /* #59 8: and in the run's summary.json, as the scenario's other warnings are -- under -q too */
+        g_autofree char *out = g_build_filename(dir, "q", NULL);
+        r = run_cli("run", "scenarios/oom.scn", "--policy", "booster", "--set", "scenario.duration=200ms", "--out", out,
+                    "-q", NULL);
+        ck_assert_msg(r.status == 0 && !*r.err, "exit %d: %s", r.status, r.err);
+        result_clear(&r);
+        g_autofree char *summary = file_contents(out, "summary.json");
+        ck_assert_msg(strstr(summary, "oom.scn:37: [rcu] kthread_prio: has no effect under policy booster (RCU "
+                                      "rcupreempt): only tree reads it"), "%s", summary);
+        /* ... and from check, once, for the policies its [expect] lines run */
+        g_autofree char *unread = write_temp_scenario(dir, "unread.scn",
+                "[scenario]\ncpus=1\nduration=50ms\n[rcu]\nqhimark=5000\n"
+                "[task:r]\nprogram=loop { rcu_read_lock; compute 1ms; rcu_read_unlock }\n"
+                "[expect]\nbooster.oom=false\nnone.oom=false\n");
+        r = run_cli("check", unread, NULL);
+        ck_assert_msg(r.status == 0 && strstr(r.err, "unread.scn:5: [rcu] qhimark: has no effect under policies "
+                                              "none, booster (RCU rcupreempt): only tree reads it"), "%s%s", r.out, r.err);
+        ck_assert_msg(strstr(r.err, "qhimark") == g_strrstr(r.err, "qhimark"), "said twice: %s", r.err);
+        result_clear(&r);
 }
 END_TEST
 

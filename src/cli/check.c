@@ -394,9 +394,28 @@ static gboolean check_file(const struct check_run *cr, const char *path, GPtrArr
                         return FALSE;
                 }
         }
+        g_autoptr(GPtrArray) sims = g_ptr_array_new_with_free_func((GDestroyNotify)sim_free);
+        struct check_job *first = NULL;
+
         for (guint p = 0; p < cr->policies->len; p++)
-                if (wanted(sc, cr->policies->pdata[p]))
-                        g_ptr_array_add(jobs, check_job_new(cr, sc, cr->policies->pdata[p]));
+                if (wanted(sc, cr->policies->pdata[p])) {
+                        struct check_job *job = check_job_new(cr, sc, cr->policies->pdata[p]);
+                        struct sim *sim = sim_new(sc, &(struct sim_options){ .policy = job->policy }, NULL);
+
+                        g_ptr_array_add(jobs, job);
+                        first = first ? first : job;
+                        if (sim)
+                                g_ptr_array_add(sims, sim);
+                }
+        /* an [rcu] key none of the policies it runs reads: once, with the
+         * scenario's first policy's warnings (#59) */
+        if (first) {
+                g_autoptr(GPtrArray) said = cli_unused_rcu_keys(sc, (struct sim *const *)sims->pdata, (int)sims->len,
+                                                                NULL);
+
+                for (guint i = 0; i < said->len; i++)
+                        g_ptr_array_add(first->warnings, g_strdup(said->pdata[i]));
+        }
         return TRUE;
 }
 

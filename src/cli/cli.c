@@ -75,10 +75,11 @@ void cli_print_warnings(const struct scenario *sc, const struct sim *sim)
                 fprintf(stderr, "rcuboost: warning: %s\n", (const char *)g_ptr_array_index(sim_warnings(sim), i));
 }
 
-void cli_warn_unused_rcu_keys(const struct scenario *sc, struct sim *const *sims, int n, const char *const *varied)
+GPtrArray *cli_unused_rcu_keys(const struct scenario *sc, struct sim *const *sims, int n, const char *const *varied)
 {
         g_autoptr(GPtrArray) keys = n > 0 ? sim_rcu_keys_unused(sims[0]) : NULL;
         g_autoptr(GString) names = g_string_new(NULL);
+        GPtrArray *said = g_ptr_array_new_with_free_func(g_free);
 
         for (int i = 0; i < n; i++)
                 g_string_append_printf(names, "%s%s", i ? ", " : "", sim_policy_name(sims[i]));
@@ -97,12 +98,17 @@ void cli_warn_unused_rcu_keys(const struct scenario *sc, struct sim *const *sims
                 /* a sweep's --vary key: named as the user gave it, not as the --set it becomes */
                 g_autofree char *where = varied && g_strv_contains(varied, full) ? g_strconcat("--vary ", full, NULL)
                                                                                   : scenario_where(sc, "rcu", key);
-                const char *flavour = sim_rcu_flavour(sims[0]);
-
-                fprintf(stderr, "rcuboost: warning: %s: has no effect under %s %s (RCU %s): only %s reads it\n", where,
-                        n > 1 ? "policies" : "policy", names->str, flavour,
-                        strcmp(flavour, "tree") ? "tree" : "rcupreempt");
+                g_ptr_array_add(said, sim_rcu_key_unused_text(where, names->str, n > 1, sim_rcu_flavour(sims[0])));
         }
+        return said;
+}
+
+void cli_warn_unused_rcu_keys(const struct scenario *sc, struct sim *const *sims, int n, const char *const *varied)
+{
+        g_autoptr(GPtrArray) said = cli_unused_rcu_keys(sc, sims, n, varied);
+
+        for (guint i = 0; i < said->len; i++)
+                fprintf(stderr, "rcuboost: warning: %s\n", (const char *)said->pdata[i]);
 }
 
 int cli_error_status(const GError *e)

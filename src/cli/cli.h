@@ -40,6 +40,8 @@ void cli_print_warnings(const struct scenario *sc, const struct sim *sim);
 /* [rcu] keys that none of the runs @sims[0..n) (one per policy) reads: a warning each; a key in
  * @varied (NULL-terminated, may be NULL) is named as a sweep's --vary. */
 void cli_warn_unused_rcu_keys(const struct scenario *sc, struct sim *const *sims, int n, const char *const *varied);
+/* The same warnings' texts (a new array), for a command that says them in its own order. */
+GPtrArray *cli_unused_rcu_keys(const struct scenario *sc, struct sim *const *sims, int n, const char *const *varied);
 
 /* The exit status for an error: 2 when the scenario or the command line is
  * at fault (SCENARIO_ERROR, UNITS_ERROR, G_OPTION_ERROR), else 1. */

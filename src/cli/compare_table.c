@@ -274,7 +274,7 @@ static void group_values_of(const struct policy_runs *pr, int col, enum split sp
 
 /* The scale below which a figure's differences are of no consequence, for
  * verdict_two_groups(): a jiffy at HZ=250, 64 KiB, one. */
-double compare_figure_floor(enum headline_kind kind)
+static double compare_figure_floor(enum headline_kind kind)
 {
         return kind == HEADLINE_BYTES ? 65536 : kind == HEADLINE_NS ? 4e6 : 1;
 }
@@ -297,8 +297,8 @@ static void values_beyond(const double *v, const bool *al, int n, double cut, bo
  * -- never a median between them.  "k/m: " before one spread when only k of
  * the @members runs measured anything (a boost delay where some runs boosted
  * nobody). */
-char *compare_format_figure(enum headline_kind kind, double floor, const double *v, const bool *al, int n,
-                            int members)
+static char *compare_format_figure(enum headline_kind kind, double floor, const double *v, const bool *al, int n,
+                                   int members)
 {
         struct verdict_spread sp;
         double cut;

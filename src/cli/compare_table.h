@@ -17,12 +17,6 @@ bool compare_in_group(const struct result *r, enum split split, bool outcome);
  * apart.  Sets @first[i] for the runs of the first (solid) line and @what to
  * a key's words for it; returns their count, 0 (and @what NULL) for one group. */
 int compare_memory_groups(const struct policy_runs *pr, bool *first, char **what);
-/* The scale below which a figure's differences do not matter (verdict_two_groups()). */
-double compare_figure_floor(enum headline_kind kind);
-/* A figure over runs (@v[i] NAN: not measured), for people: the median and
- * range, or the two groups it falls in, each with its count of @members. */
-char *compare_format_figure(enum headline_kind kind, double floor, const double *v, const bool *al, int n,
-                            int members);
 /* A run's status as the tables say it ("out of memory", ...). */
 const char *compare_status_shown(const char *status);
 /* The periodic classes ("rt:90") of the runs, most urgent first. */

@@ -1452,6 +1452,8 @@ struct hsearch {
         GHashTable *found;              /* "PROPERTY:mechanism" of each finding */
         GString *log;                   /* hunt.txt's lines on findings and refusals */
         int nfound, nobody;
+        int earlier;                    /* the highest number of an earlier hunt's finding in DIR/findings/,
+                                         * kept there: this hunt's are numbered after it */
         int ncorpus;                    /* files in DIR/corpus/ */
         char *corpus_shown;             /* " --corpus none", as the findings' headers repeat it, or "" */
         guint64 batches;
@@ -1546,8 +1548,8 @@ static void hsearch_save(const struct hunt *h, const struct hsearch *st, const c
         for (size_t i = 0; i < gsl_rng_size(h->rng); i++)
                 g_string_append_printf(o, "%02x", rng[i]);
         g_string_append_printf(o, "\nruns %" G_GUINT64_FORMAT "\nbatches %" G_GUINT64_FORMAT "\nfound %d %d\n"
-                               "corpus %d\nmargin %.17g\nnext_seed %u\n", h->runs, st->batches, st->nfound,
-                               st->nobody, st->ncorpus, st->best_margin, st->next_seed);
+                               "corpus %d\nmargin %.17g\nnext_seed %u\nearlier %d\n", h->runs, st->batches, st->nfound,
+                               st->nobody, st->ncorpus, st->best_margin, st->next_seed, st->earlier);
         g_hash_table_iter_init(&it, st->found);
         while (g_hash_table_iter_next(&it, &key, NULL))
                 g_ptr_array_add(keys, key);
@@ -1636,6 +1638,8 @@ static gboolean hsearch_load(struct hunt *h, struct hsearch *st, const char *ide
                                 goto bad;
                 } else if (g_str_has_prefix(*l, "corpus ")) {
                         st->ncorpus = atoi(rest);
+                } else if (g_str_has_prefix(*l, "earlier ")) {
+                        st->earlier = atoi(rest);
                 } else if (g_str_has_prefix(*l, "margin ")) {
                         st->best_margin = g_ascii_strtod(rest, NULL);
                 } else if (g_str_has_prefix(*l, "next_seed ")) {
@@ -1678,7 +1682,7 @@ static gboolean hsearch_load(struct hunt *h, struct hsearch *st, const char *ide
                         goto bad;
                 }
         }
-        if (ended && named && st->next_seed <= st->seeds->len && st->ncorpus >= 0 && st->nfound >= 0 &&
+        if (ended && named && st->next_seed <= st->seeds->len && st->ncorpus >= 0 && st->nfound >= 0 && st->earlier >= 0 &&
             st->nobody >= 0 && st->nobody <= st->nfound)
                 return TRUE;
 bad:
@@ -1692,8 +1696,11 @@ bad:
  * a regression suite), its corpus (@old_corpus), then the --corpus files
  * (@given: NAME -> text, or the shipped scenarios).  A seed that does not
  * load, or that a policy refuses as a scenario error, is left out and said
- * in @skipped (a create() that fails on it is a finding: kept).  A corpus file whose "# hunt tree:" line parses is a tree
- * again; any other is text. */
+ * in @skipped (a create() that fails on it is a finding: kept).  A corpus
+ * file whose "# hunt tree:" line parses, under these policies, into the
+ * very text the file holds is a tree again; any other runs as it is written
+ * -- a user's edit of the text, or a [policy] key of another policy's tree,
+ * drops the tree, and says so (#59). */
 static void seeds_add(struct hsearch *st, const char *origin, const char *text,
                       const struct boost_policy_ops *const *ops, GString *skipped)
 {
@@ -1709,8 +1716,19 @@ static void seeds_add(struct hsearch *st, const char *origin, const char *text,
                 if (g_ascii_isspace(*o))
                         *o = '_';
         if (line && hscn_parse(line, ops[0], ops[1], &c.s)) {
-                g_ptr_array_add(st->seeds, g_memdup2(&c, sizeof(c)));
-                return;
+                g_autofree char *rendered = hscn_render(&c.s, 1, NULL, NULL);
+                const char *body = strstr(tree, "\n\n");
+
+                if (body && !strcmp(body + 2, rendered)) {
+                        g_ptr_array_add(st->seeds, g_memdup2(&c, sizeof(c)));
+                        return;
+                }
+                g_string_append_printf(skipped, "corpus: %s: its text is not what its '# hunt tree:' line renders "
+                                       "(edited, or another policy's tree): run as written\n", origin);
+                memset(&c.s, 0, sizeof(c.s));
+        } else if (line) {
+                g_string_append_printf(skipped, "corpus: %s: its '# hunt tree:' line does not parse under these "
+                                       "policies: run as written\n", origin);
         }
         seed = scnedit_seed(text, HUNT_SEED_MAX_NS);
         g_autoptr(RcbScenario) sc = scenario_load_data(seed, origin, NULL, &e);
@@ -1732,6 +1750,93 @@ static void seeds_add(struct hsearch *st, const char *origin, const char *text,
         c.s.key = -1;
         c.text = g_steal_pointer(&seed);
         g_ptr_array_add(st->seeds, g_memdup2(&c, sizeof(c)));
+}
+
+/* SIGALRM ends a check of an earlier finding that outlasts its bound (an
+ * alarm survives exec). */
+static void alarm_child(gpointer data)
+{
+        alarm(*(unsigned *)data);
+}
+
+/* What `rcuboost check` says of the earlier hunt's finding @name in @dir,
+ * as a line of hunt.txt: its own [expect] lines judge it, whatever this
+ * hunt's properties and policies (#59).  check runs in a child -- a
+ * module's code runs in no other process of a hunt -- under the built-in
+ * policies and this hunt's modules (a line names its own policy), and a
+ * child that outlasts ten times --hang-timeout is ended. */
+static void earlier_finding_judged(const struct hunt *h, const char *dir, const char *name,
+                                   const struct boost_policy_ops *const *ops, GString *log)
+{
+        g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+        g_autofree char *path = g_build_filename(dir, name, NULL);
+        g_autoptr(GString) policies = g_string_new(NULL);
+        g_autofree char *out = NULL, *err = NULL;
+        const char *argv[] = { self, "check", "--quiet", "--policies", NULL, path, NULL };
+        unsigned bound_s = (unsigned)MAX(1, 10 * h->hang_us / G_USEC_PER_SEC);
+        int status = 0;
+        GError *e = NULL;
+
+        for (const struct boost_policy_ops *const *p = policy_registry; *p; p++)
+                g_string_append_printf(policies, "%s%s", policies->len ? "," : "", (*p)->name);
+        for (int p = 0; p < 2 && ops[p]; p++)
+                if (policy_module_path(ops[p]))
+                        g_string_append_printf(policies, ",%s", policy_module_path(ops[p]));
+        argv[4] = policies->str;
+        if (!self || !g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, alarm_child, &bound_s, &out, &err,
+                                   &status, &e)) {
+                g_string_append_printf(log, "earlier finding %s: not checked: %s\n", name,
+                                       e ? e->message : "no /proc/self/exe to run check with");
+                g_clear_error(&e);
+                return;
+        }
+        if (WIFSIGNALED(status)) {
+                g_autofree char *bound = hscn_format_ns((int64_t)bound_s * NSEC_PER_SEC);
+
+                g_string_append_printf(log, "earlier finding %s: check %s\n", name,
+                                       WTERMSIG(status) == SIGALRM ? "did not end" : "was killed by a signal");
+                if (WTERMSIG(status) == SIGALRM)
+                        g_string_append_printf(log, "  (bound: %s, ten times --hang-timeout)\n", bound);
+                return;
+        }
+        const char *fail = g_str_has_prefix(out, "FAIL ") ? out : strstr(out, "\nFAIL ");
+        g_autofree char *first = fail ? g_strndup(fail + (*fail == '\n') + 5, strcspn(fail + (*fail == '\n'), "\n") - 5)
+                                      : g_strndup(err, strcspn(err, "\n"));
+
+        switch (WIFEXITED(status) ? WEXITSTATUS(status) : -1) {
+        case EXIT_OK:
+                g_string_append_printf(log, "earlier finding %s: no longer fails: check passes its [expect] lines\n",
+                                       name);
+                break;
+        case EXIT_FAILED:
+                g_string_append_printf(log, "earlier finding %s: fails again, as check says: %s\n", name, first);
+                break;
+        default:
+                g_string_append_printf(log, "earlier finding %s: check refuses it: %s\n", name, first);
+        }
+}
+
+/* The number of an earlier finding's file, "003-oom.scn" -> 3 (0: none). */
+static int finding_number(const char *name)
+{
+        return g_ascii_isdigit(*name) ? atoi(name) : 0;
+}
+
+struct earlier_ctx {
+        const struct hunt *h;
+        const char *dir;
+        const struct boost_policy_ops *const *ops;
+        struct hsearch *st;
+};
+
+static gboolean earlier_each(gpointer name, gpointer text, gpointer data)
+{
+        struct earlier_ctx *x = data;
+
+        (void)text;
+        x->st->earlier = MAX(x->st->earlier, finding_number(name));
+        earlier_finding_judged(x->h, x->dir, name, x->ops, x->st->log);
+        return FALSE;
 }
 
 /* The *.scn files of @dir, by name: NAME -> contents (NULL: no such directory). */
@@ -1854,7 +1959,9 @@ static gboolean corpus_keep(struct hsearch *st, const char *dir, const struct he
 
         g_string_append_printf(o, "# %s -- a hunt candidate that reached coverage no earlier one had.\n", name);
         if (ev->textual) {
-                g_string_append_printf(o, "# An edit of corpus file %s.\n", *ev->origin ? ev->origin : "-");
+                g_string_append_printf(o, ev->as_seeded ? "# Corpus file %s, as it was written.\n"
+                                                        : "# An edit of corpus file %s.\n",
+                                       *ev->origin ? ev->origin : "-");
         } else {
                 g_autofree char *tree = hscn_serialize(&ev->s);
 
@@ -1882,7 +1989,9 @@ int cli_hunt(int argc, char **argv)
                   "A property to break, as an [expect] line without its policy (repeatable; e.g. "
                   "gp_max_at_least<=100ms); the defaults are always checked", "EXPR" },
                 { "budget", 'b', 0, G_OPTION_ARG_STRING, &budget,
-                  "Runs (500, 500runs) or wall-clock time (90s, 10min) to spend (default 1000runs)", "B" },
+                  "Runs (500, 500runs) or wall-clock time (90s, 10min) to spend (default 1000runs); checked "
+                  "between batches of 8 candidates, so the last batch, and confirming and shrinking what it found, "
+                  "run past it", "B" },
                 { "seed", 's', 0, G_OPTION_ARG_STRING, &seed_text, "The search's own seed (default 1)", "S" },
                 { "seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "Seeds each candidate runs under (default 3)", "N" },
                 { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs in parallel (default: one per CPU)", "J" },
@@ -1924,6 +2033,7 @@ int cli_hunt(int argc, char **argv)
         static const char *const finding_files[] = { "*.scn", "*.txt", NULL };
         int status = EXIT_OK;
         bool write_failed = false;
+        bool findings_kept = false;     /* DIR/findings/ holds an earlier hunt's: locked, not emptied */
         uint64_t hunt_seed = 1;
         g_autoptr(GString) times = g_string_new(NULL);  /* "time:" lines of hunt.txt */
         int coverage_said = 0;
@@ -2142,14 +2252,26 @@ int cli_hunt(int argc, char **argv)
                                 g_clear_error(&e);
                         }
                 }
+                if (status == EXIT_OK && given && !shipped && g_tree_nnodes(given) == 0) {
+                        /* said, not silently a hunt of generated candidates alone */
+                        fprintf(stderr, "rcuboost: warning: hunt: --corpus %s holds no .scn file: the hunt runs "
+                                "generated candidates only\n", corpus_given);
+                        g_string_append_printf(skipped, "corpus: %s holds no .scn file\n", corpus_given);
+                }
                 if (status == EXIT_OK) {
+                        struct earlier_ctx x = { &h, findings_dir, ops, &st };
+
+                        if (old_findings)
+                                g_tree_foreach(old_findings, earlier_each, &x);
                         seeds_from(&st, old_findings, "findings/", ops, skipped);
                         seeds_from(&st, old_corpus, "corpus/", ops, skipped);
                         seeds_from(&st, given, "", ops, skipped);
                         g_string_append(st.log, skipped->str);
                 }
-                if (old_findings)
+                if (old_findings) {
+                        findings_kept = g_tree_nnodes(old_findings) > 0;
                         g_tree_unref(old_findings);
+                }
                 if (old_corpus)
                         g_tree_unref(old_corpus);
                 if (given)
@@ -2164,7 +2286,8 @@ int cli_hunt(int argc, char **argv)
         (void)cli_interrupt_flag();     /* armed: a signal ends the batch in progress, then the hunt */
         /* findings/ and corpus/ are directories of their own kinds, held while
          * the hunt writes there: `run --out DIR/findings` is refused, not let
-         * delete them (#49); --resume keeps what they hold */
+         * delete them (#49); --resume keeps what they hold, and no hunt deletes
+         * an earlier one's findings (#59): its own are numbered after them */
         {
                 static const char *const kinds[] = { "hunt", "hunt-findings", "hunt-corpus" };
                 const char *const dirs[] = { out, findings_dir, corpus_dir };
@@ -2172,7 +2295,7 @@ int cli_hunt(int argc, char **argv)
                 int n = 0;
 
                 for (; n < 3; n++) {
-                        locks[n] = resume ? (output_dir_check(dirs[n], kinds[n], files[n], &e)
+                        locks[n] = resume || (n == 1 && findings_kept) ? (output_dir_check(dirs[n], kinds[n], files[n], &e)
                                              ? output_dir_lock(dirs[n], &e) : -1)
                                           : output_dir_claim(dirs[n], kinds[n], files[n], &e);
                         if (locks[n] < 0)
@@ -2282,6 +2405,14 @@ int cli_hunt(int argc, char **argv)
                                 else
                                         k = (int)j;
                         }
+                        /* an earlier hunt's finding, replayed: it is in DIR/findings/ still, and
+                         * what check says of it is in hunt.txt (earlier_finding_judged()); what
+                         * it fails now is found, not taken again */
+                        if (k >= 0 && ev->as_seeded && g_str_has_prefix(ev->origin, "findings/")) {
+                                g_hash_table_add(st.found, what);
+                                what = NULL;
+                                k = -1;
+                        }
                         /* not luck: the same over more seeds (then its counts are over those
                          * seeds, for this property only: no other is asked of it) */
                         if (k >= 0 && st.nfound < max_findings && !confirm(&h, ev, k)) {
@@ -2318,11 +2449,6 @@ int cli_hunt(int argc, char **argv)
                                                        (g_get_monotonic_time() - started_us) / 1e6);
                                 coverage_said = st.edges->seen + st.edges->seen_engine;
                         }
-                        /* an earlier hunt's finding, replayed: one that no longer fails is news */
-                        if (k < 0 && ev->as_seeded && g_str_has_prefix(ev->origin, "findings/"))
-                                g_string_append_printf(st.log, "earlier finding %s: %s\n", ev->origin + 9,
-                                                       again ? "fails as a finding taken before it"
-                                                             : "no longer fails: the policy holds every property");
                         if (k < 0 || st.nfound >= max_findings) {
                                 /* the nearest approach of those that did not fail (again); a
                                  * finding after the last one taken in this batch is let go */
@@ -2351,7 +2477,8 @@ int cli_hunt(int argc, char **argv)
                         g_autoptr(GString) every = g_string_new(NULL);
                         bool anyone = no_policy_holds(&h, ev, k, every);
 
-                        if (!write_finding(&h, findings_held, st.nfound + 1, ev, k, hunt_seed, anyone ? every->str : NULL,
+                        if (!write_finding(&h, findings_held, st.earlier + st.nfound + 1, ev, k, hunt_seed,
+                                           anyone ? every->str : NULL,
                                            &e)) {
                                 /* a write error is an error (a full disk): said, not counted, and
                                  * the hunt ends, exit 2 -- not "wrote" and the findings' status (#49) */
@@ -2372,16 +2499,17 @@ int cli_hunt(int argc, char **argv)
                                                   ev->s.cpus == 1 ? "" : "s");
 
                         g_string_append_printf(st.log, "finding %03d%s: %s fails %s in %d of %d seeds (%s); found after %"
-                                               G_GUINT64_FORMAT " runs, %s in %" G_GUINT64_FORMAT " more\n", st.nfound,
+                                               G_GUINT64_FORMAT " runs, %s in %" G_GUINT64_FORMAT " more\n", st.earlier + st.nfound,
                                                anyone ? " (no policy holds this)" : "", h.policy[0], failed,
                                                ev->fails[0][k], ev->seed_hi, ev->mechanism[k], found_at, shrunk,
                                                h.runs - found_at);
                         /* wall times on lines of their own: the rest of hunt.txt is the same whatever -j */
                         g_string_append_printf(times, "time: finding %03d found after %.2f s, written after %.2f s\n",
-                                               st.nfound, (found_us - started_us) / 1e6,
+                                               st.earlier + st.nfound, (found_us - started_us) / 1e6,
                                                (g_get_monotonic_time() - started_us) / 1e6);
                         if (!quiet)
-                                fprintf(stderr, "rcuboost: wrote %s/%03d-%s.scn%s\n", findings_dir, st.nfound, pr->name,
+                                fprintf(stderr, "rcuboost: wrote %s/%03d-%s.scn%s\n", findings_dir, st.earlier + st.nfound,
+                                        pr->name,
                                         anyone ? " (no policy holds this: every built-in fails it too)" : "");
                         heval_clear(ev);
                 }
@@ -2438,6 +2566,10 @@ int cli_hunt(int argc, char **argv)
                                 st.nfound == 1 ? "" : "s", findings_dir,
                                 st.nobody ? (st.nobody == st.nfound ? ", none of them P's: no policy holds them"
                                                            : ", some no policy holds") : "", h.runs);
+                else if (st.earlier)
+                        printf("rcuboost: nothing new found in %" G_GUINT64_FORMAT " runs (nearest approach: %.2f of "
+                               "a bound); %s/ keeps the earlier findings, and hunt.txt says what check says of each\n",
+                               h.runs, st.best_margin, findings_dir);
                 else
                         printf("rcuboost: nothing found in %" G_GUINT64_FORMAT " runs: %s held every property "
                                "(nearest approach: %.2f of a bound)\n", h.runs, h.policy[0], st.best_margin);

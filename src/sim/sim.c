@@ -399,6 +399,13 @@ GPtrArray *sim_rcu_keys_unused(const struct sim *sim)
         return unused;
 }
 
+char *sim_rcu_key_unused_text(const char *where, const char *policies, bool several, const char *flavour)
+{
+        return g_strdup_printf("%s: has no effect under %s %s (RCU %s): only %s reads it", where,
+                               several ? "policies" : "policy", policies, flavour,
+                               strcmp(flavour, "tree") ? "tree" : "rcupreempt");
+}
+
 char *sim_policy_key_unused(const struct scenario *sc, const struct boost_policy_ops *ops)
 {
         g_auto(GStrv) keys = g_key_file_get_keys(sc->kf, "policy", NULL, NULL);
@@ -974,11 +981,27 @@ struct report *sim_build_report(struct sim *sim)
                         report_int(r, key, *in_effect);
                 }
         }
-        for (guint i = 0; i < sim->sc->warnings->len + sim->warnings->len; i++) {
+        guint nw = sim->sc->warnings->len + sim->warnings->len;
+
+        for (guint i = 0; i < nw; i++) {
                 guint n = sim->sc->warnings->len;
 
                 g_snprintf(key, sizeof(key), "warnings.%u", i);
                 report_string(r, key, g_ptr_array_index(i < n ? sim->sc->warnings : sim->warnings, i < n ? i : i - n));
+        }
+        /* an [rcu] key this run's flavour does not read: in its summary, as the
+         * scenario's other warnings are (#59); the commands say it on stderr
+         * only when none of the policies they run reads it
+         * (cli_warn_unused_rcu_keys()) */
+        g_autoptr(GPtrArray) unused_rcu = sim_rcu_keys_unused(sim);
+
+        for (guint i = 0; i < unused_rcu->len; i++) {
+                g_autofree char *where = scenario_where(sim->sc, "rcu", unused_rcu->pdata[i]);
+                g_autofree char *text = sim_rcu_key_unused_text(where, sim->policy->name, false,
+                                                                sim->rcu.flavour->name);
+
+                g_snprintf(key, sizeof(key), "warnings.%u", nw + i);
+                report_string(r, key, text);
         }
         report_bool(r, "complete", sim_complete(sim));
         report_string(r, "end_reason", sim->end_reason);

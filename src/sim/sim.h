@@ -87,6 +87,9 @@ double sim_estimate_events(const struct sim *sim);
 const GPtrArray *sim_warnings(const struct sim *sim);
 /* The [rcu] keys of the scenario that this run's RCU flavour does not read (new array). */
 GPtrArray *sim_rcu_keys_unused(const struct sim *sim);
+/* The warning for such a key at @where, read by none of @policies (@several:
+ * more than one) that run @flavour. */
+char *sim_rcu_key_unused_text(const char *where, const char *policies, bool several, const char *flavour);
 const char *sim_policy_name(const struct sim *sim);
 const char *sim_rcu_flavour(const struct sim *sim);     /* "rcupreempt" or "tree" */
 /* Would its histograms (a run with --out) exceed [output] max_memory, or
