@@ -326,6 +326,19 @@ START_TEST(a_modules_breach_crash_hang_and_create_failure_are_findings)
         g_autofree char *hang = module_finding(dir, "libbreach-spin.so", "hang", false, NULL);
 
         ck_assert_msg(strstr(hang, "does not end (no end in 500ms"), "%s", hang);
+        {
+                /* #59 4: a create() that crashes on 2 CPUs, under the shipped corpus -- whose
+                 * seeds the parent once ran create() on -- is a finding, not the hunt's end */
+                g_autofree char *module = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"),
+                                                           "libbreach-create-segv.so", NULL);
+                g_autofree char *out = g_build_filename(dir, "create-segv", NULL);
+                struct result r = run_cli("hunt", "--policy", module, "--budget", "40runs", "--max-findings", "1",
+                                          "--out", out, "-q", NULL);
+
+                ck_assert_msg(r.status == 1 && exists(out, "findings/001-crash.scn"), "exit %d: %s%s", r.status,
+                              r.out, r.err);
+                result_clear(&r);
+        }
 }
 END_TEST
 

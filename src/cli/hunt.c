@@ -29,6 +29,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <gsl/gsl_rng.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -133,6 +134,71 @@ static gboolean hprop_parse(const char *text, struct hprop *p, GError **error)
         return TRUE;
 }
 
+/* @fn(@data, msg) in a forked child, for code of a module's that the hunt
+ * must survive (#59): IN_CHILD_OK or IN_CHILD_FAILED (@fn's answer, @msg
+ * what it said), IN_CHILD_CRASHED (@msg: how it ended) or IN_CHILD_HUNG
+ * (killed after @timeout_us).  A forked child writes below the directory
+ * the hunt holds as the hunt does (/proc/self/fd/N). */
+enum in_child_end { IN_CHILD_OK, IN_CHILD_FAILED, IN_CHILD_CRASHED, IN_CHILD_HUNG };
+
+static enum in_child_end in_child(gint64 timeout_us, gboolean (*fn)(void *data, GString *msg), void *data,
+                                  GString *msg)
+{
+        gint64 deadline = g_get_monotonic_time() + timeout_us;
+        int fds[2], status = 0;
+        pid_t pid;
+        char buf[512];
+
+        fflush(NULL);
+        if (pipe(fds) != 0 || (pid = fork()) < 0) {
+                g_string_append_printf(msg, "cannot start a child process: %s", g_strerror(errno));
+                return IN_CHILD_CRASHED;
+        }
+        if (pid == 0) {
+                g_autoptr(GString) said = g_string_new(NULL);
+                gboolean ok;
+
+                close(fds[0]);
+                ok = fn(data, said);
+                if (write(fds[1], said->str, said->len) < 0)
+                        _exit(3);
+                _exit(ok ? 0 : 1);
+        }
+        close(fds[1]);
+        for (;;) {
+                struct pollfd p = { fds[0], POLLIN, 0 };
+                gint64 left = deadline - g_get_monotonic_time();
+                ssize_t n;
+
+                if (left <= 0 || poll(&p, 1, (int)MIN(left / 1000 + 1, 1000)) < 0) {
+                        if (left > 0 && errno == EINTR)
+                                continue;
+                        if (left > 0)
+                                break;
+                        kill(pid, SIGKILL);
+                        waitpid(pid, NULL, 0);
+                        close(fds[0]);
+                        return IN_CHILD_HUNG;
+                }
+                if (!p.revents)
+                        continue;
+                if ((n = read(fds[0], buf, sizeof(buf))) <= 0)
+                        break;
+                g_string_append_len(msg, buf, n);
+        }
+        close(fds[0]);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+                return WEXITSTATUS(status) ? IN_CHILD_FAILED : IN_CHILD_OK;
+        g_string_truncate(msg, 0);
+        if (WIFSIGNALED(status))
+                g_string_append_printf(msg, "ended by signal %d (%s)", WTERMSIG(status), g_strsignal(WTERMSIG(status)));
+        else
+                g_string_append_printf(msg, "exited with status %d", WEXITSTATUS(status));
+        return IN_CHILD_CRASHED;
+}
+
 /* Can each policy run (its create() succeeds), and does each --property
  * name a key of the policies' summaries, with a value of
  * its kind, as check holds an [expect] line to (#49: a misspelt metric
@@ -184,6 +250,25 @@ static gboolean props_check(GArray *props, guint first, const struct boost_polic
                 }
         }
         return sc && ok;
+}
+
+struct props_job {
+        GArray *props;
+        guint first;
+        const struct boost_policy_ops *const *ops;
+};
+
+/* props_check() for in_child(): its error said in @msg. */
+static gboolean props_check_said(void *data, GString *msg)
+{
+        struct props_job *job = data;
+        GError *e = NULL;
+
+        if (props_check(job->props, job->first, job->ops, &e))
+                return TRUE;
+        g_string_append(msg, e ? e->message : "the check failed");
+        g_clear_error(&e);
+        return FALSE;
 }
 
 /* The defaults: no safety violation, no OOM under the scenario's limit, no
@@ -420,6 +505,8 @@ struct hunt {
         bool in_child;                  /* this process is such a child (--eval-child) */
         GPtrArray *child_argv;
         gint64 hang_us;                 /* a child evaluating longer than this hangs */
+        const char *rerun_failed;       /* write_finding(): the failing run, run again in a child to
+                                         * describe it, crashed or hung there (how): not run again */
         bool cover_policy, cover_engine; /* --coverage: what steers the search */
 };
 
@@ -1128,6 +1215,61 @@ static char *shown_path(const char *msg, const char *held, const char *given)
         return g_strdup(s->str);
 }
 
+struct finding_job {
+        struct hunt *h;
+        const char *dir;
+        int number, k;
+        const struct heval *ev;
+        uint64_t hunt_seed;
+        const char *no_policy;
+};
+
+static gboolean write_finding(struct hunt *h, const char *dir, int number, const struct heval *ev, int k,
+                              uint64_t hunt_seed, const char *no_policy, GError **error);
+
+/* write_finding() for in_child(): its error said in @msg. */
+static gboolean write_finding_said(void *data, GString *msg)
+{
+        struct finding_job *j = data;
+        GError *e = NULL;
+
+        if (write_finding(j->h, j->dir, j->number, j->ev, j->k, j->hunt_seed, j->no_policy, &e))
+                return TRUE;
+        g_string_append(msg, e ? e->message : "not written");
+        g_clear_error(&e);
+        return FALSE;
+}
+
+/* write_finding(), which runs the failing run again to describe it: in a
+ * child when the hunt isolates its policies' code (#59), and where it
+ * crashes or hangs there, written again without that run. */
+static gboolean finding_written(struct hunt *h, const char *dir, int number, const struct heval *ev, int k,
+                                uint64_t hunt_seed, const char *no_policy, GError **error)
+{
+        struct finding_job job = { h, dir, number, k, ev, hunt_seed, no_policy };
+        g_autoptr(GString) said = g_string_new(NULL);
+        gboolean ok;
+
+        if (!h->isolate)
+                return write_finding(h, dir, number, ev, k, hunt_seed, no_policy, error);
+        switch (in_child(2 * h->hang_us, write_finding_said, &job, said)) {   /* its two runs */
+        case IN_CHILD_OK:
+                return TRUE;
+        case IN_CHILD_FAILED:
+                g_set_error_literal(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, said->str);
+                return FALSE;
+        case IN_CHILD_HUNG:
+                g_string_assign(said, "did not end within --hang-timeout");
+                break;
+        case IN_CHILD_CRASHED:
+                break;
+        }
+        h->rerun_failed = said->str;
+        ok = write_finding(h, dir, number, ev, k, hunt_seed, no_policy, error);
+        h->rerun_failed = NULL;
+        return ok;
+}
+
 /* cause_of() the failing run: P's at @seed, again, counting coverage (which changes nothing it outputs). */
 static char *finding_cause(const struct hunt *h, const struct heval *ev, const struct hprop *pr, uint64_t seed)
 {
@@ -1201,7 +1343,7 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                                                "with the default the shrinker found no failure", pk->name,
                                                ev->s.value, pk->default_value);
         }
-        if (pr->kind == HPROP_EXPECT) {
+        if (pr->kind == HPROP_EXPECT && !h->rerun_failed) {
                 g_autofree char *cause = finding_cause(h, ev, pr, seed);
 
                 if (cause && *cause)
@@ -1256,6 +1398,10 @@ static gboolean write_finding(struct hunt *h, const char *dir, int number, const
                         "write this file: in this process it would %s.\n", h->policy[0], seed,
                         pr->kind == HPROP_CRASH ? "ended the process evaluating it" : "did not end",
                         ev->mechanism[k], pr->kind == HPROP_CRASH ? "end the hunt" : "never return");
+        } else if (h->rerun_failed) {
+                fprintf(outfile_stream(o), "%s fails %s at seed %" G_GUINT64_FORMAT ".\nNot run again to write this "
+                        "file: run again in a child process for it, the run %s.\n", h->policy[0], pr->line, seed,
+                        h->rerun_failed);
         } else {
                 GError *e = NULL;
                 struct scenario *sc = scenario_load_data(ev->text, scn_name, NULL, &e);
@@ -1734,6 +1880,10 @@ static void seeds_add(struct hsearch *st, const char *origin, const char *text,
         g_autoptr(RcbScenario) sc = scenario_load_data(seed, origin, NULL, &e);
 
         for (int p = 0; sc && p < 2 && ops[p]; p++) {
+                /* a module's create() runs only in a child (#59): what it refuses,
+                 * the evaluation says */
+                if (policy_module_path(ops[p]))
+                        continue;
                 g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = ops[p]->name }, &e);
 
                 /* a create() that fails on a seed is the policy's finding, not the seed's fault */
@@ -2121,13 +2271,6 @@ int cli_hunt(int argc, char **argv)
                 h.in_child = true;
                 return eval_child(&h);
         }
-        /* also: a policy that cannot run at all (its create() fails) is said at
-         * once, not hunted with for ever (#50) */
-        if (!props_check(h.props, h.props->len - (property ? g_strv_length(property) : 0), ops, &e)) {
-                status = cli_usage_error(ctx, "hunt: %s", e->message);
-                g_error_free(e);
-                return status;
-        }
         h.hang_us = 30 * G_USEC_PER_SEC;
         if (hang_text) {
                 int64_t ns;
@@ -2142,6 +2285,24 @@ int cli_hunt(int argc, char **argv)
         }
         /* a module is code nobody here reviewed: a crash or a hang in it is a finding */
         h.isolate = isolate || policy_module_path(ops[0]) || (ops[1] && policy_module_path(ops[1]));
+        /* also: a policy that cannot run at all (its create() fails) is said at
+         * once, not hunted with for ever (#50); a module's create() is called
+         * in a child, and one that crashes or hangs there is left to the
+         * search, which makes it a finding (#59) */
+        {
+                struct props_job job = { h.props, h.props->len - (property ? g_strv_length(property) : 0), ops };
+                g_autoptr(GString) said = g_string_new(NULL);
+                enum in_child_end end = h.isolate ? in_child(h.hang_us, props_check_said, &job, said)
+                                                  : props_check_said(&job, said) ? IN_CHILD_OK : IN_CHILD_FAILED;
+
+                if (end == IN_CHILD_FAILED)
+                        return cli_usage_error(ctx, "hunt: %s", said->str);
+                if (end != IN_CHILD_OK)
+                        fprintf(stderr, "rcuboost: warning: hunt: checking the properties against a run of each "
+                                "policy, the child %s%s: not checked; the search will make it a finding\n",
+                                end == IN_CHILD_HUNG ? "did not end within --hang-timeout" : "",
+                                end == IN_CHILD_HUNG ? "" : said->str);
+        }
         if (h.isolate) {
                 /* a child that dies before reading its candidate closes the pipe: an error to
                  * write, not a SIGPIPE that ends the hunt */
@@ -2477,7 +2638,7 @@ int cli_hunt(int argc, char **argv)
                         g_autoptr(GString) every = g_string_new(NULL);
                         bool anyone = no_policy_holds(&h, ev, k, every);
 
-                        if (!write_finding(&h, findings_held, st.earlier + st.nfound + 1, ev, k, hunt_seed,
+                        if (!finding_written(&h, findings_held, st.earlier + st.nfound + 1, ev, k, hunt_seed,
                                            anyone ? every->str : NULL,
                                            &e)) {
                                 /* a write error is an error (a full disk): said, not counted, and

@@ -14,6 +14,7 @@
  *   BREACH_SEGV          reader_blocked() writes through NULL for a reader preempted on CPU 1 (hunt: a crash)
  *   BREACH_SPIN          reader_blocked() never returns for a reader preempted on CPU 1 (hunt: a hang)
  *   BREACH_CREATE_CPUS   create() fails on a machine of more than 2 CPUs (hunt: create failed)
+ *   BREACH_CREATE_SEGV   create() writes through NULL on a machine of 2 CPUs (hunt: a crash, in a child)
  */
 #include <stdlib.h>
 
@@ -66,6 +67,10 @@ static void *create_breach(struct sim *sim, const struct policy_params *params, 
                             sim->ncpus);
                 return NULL;
         }
+#endif
+#ifdef BREACH_CREATE_SEGV
+        if (sim->ncpus == 2)
+                *(volatile int *)(uintptr_t)(sim->ncpus - 2) = 1;       /* through NULL: create() crashes */
 #endif
 #ifdef BREACH_BAD_STEP
         {
