@@ -29,6 +29,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -773,10 +774,17 @@ static int eval_child(struct hunt *h)
         size_t n;
         const char *text;
 
-        while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+        /* a candidate is a scenario file and its state: bounded as scenario files are (#59) */
+        while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
                 g_string_append_len(in, buf, (gssize)n);
+                if (in->len > 2 * (gsize)SCENARIO_MAX_BYTES) {
+                        fprintf(stderr, "rcuboost: hunt --eval-child: a request over %d MiB\n",
+                                2 * (SCENARIO_MAX_BYTES >> 20));
+                        return EXIT_USAGE;
+                }
+        }
         text = strstr(in->str, "\ntext\n");
-        if (!text)
+        if (!text || strlen(in->str) != in->len)        /* a NUL inside: not text */
                 return EXIT_USAGE;
         ev.text = g_strdup(text + strlen("\ntext\n"));
         g_string_truncate(in, (gsize)(text - in->str) + 1);
@@ -1667,7 +1675,13 @@ static bool hcand_read(const char *line, const struct boost_policy_ops *const *o
                 *c->origin = 0;
         c->s.key = -1;
         c->text = g_strcompress(sp + 1);
-        return true;
+        /* a scenario the loader takes, of a scenario file's size (#59: read unchecked before) */
+        g_autoptr(RcbScenario) sc = strlen(c->text) <= SCENARIO_MAX_BYTES
+                                    ? scenario_load_data(c->text, "hunt.state", NULL, NULL) : NULL;
+
+        if (!sc)
+                g_clear_pointer(&c->text, g_free);
+        return sc != NULL;
 }
 
 static gint key_cmp(gconstpointer a, gconstpointer b)
@@ -1788,6 +1802,8 @@ static gboolean hsearch_load(struct hunt *h, struct hsearch *st, const char *ide
                         st->earlier = atoi(rest);
                 } else if (g_str_has_prefix(*l, "margin ")) {
                         st->best_margin = g_ascii_strtod(rest, NULL);
+                        if (!isfinite(st->best_margin) || st->best_margin < 0)
+                                goto bad;
                 } else if (g_str_has_prefix(*l, "next_seed ")) {
                         st->next_seed = (guint)atoi(rest);
                 } else if (g_str_has_prefix(*l, "key ")) {
