@@ -327,6 +327,20 @@ START_TEST(a_modules_breach_crash_hang_and_create_failure_are_findings)
 
         ck_assert_msg(strstr(hang, "does not end (no end in 500ms"), "%s", hang);
         {
+                /* #59 2: --hang-timeout bounds one run, not a candidate's evaluation: six
+                 * runs of 0.4 s each under a 2 s bound are no hang */
+                g_autofree char *module = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"), "libbreach-slow.so",
+                                                           NULL);
+                g_autofree char *out = g_build_filename(dir, "slow", NULL);
+                struct result r = run_cli("hunt", "--policy", module, "--versus", "none", "--corpus", "none",
+                                          "--seeds", "6", "--budget", "8runs", "--hang-timeout", "2s", "--out", out,
+                                          "-q", NULL);
+
+                ck_assert_msg(r.status == 0 && !exists(out, "findings/001-hang.scn"), "exit %d: %s%s", r.status,
+                              r.out, r.err);
+                result_clear(&r);
+        }
+        {
                 /* #59 4: a create() that crashes on 2 CPUs, under the shipped corpus -- whose
                  * seeds the parent once ran create() on -- is a finding, not the hunt's end */
                 g_autofree char *module = g_build_filename(g_getenv("RCUBOOST_TEST_MODULES"),

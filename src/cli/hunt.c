@@ -1674,8 +1674,11 @@ static bool hcand_read(const char *line, const struct boost_policy_ops *const *o
         if (!strcmp(c->origin, "-"))
                 *c->origin = 0;
         c->s.key = -1;
-        c->text = g_strcompress(sp + 1);
-        /* a scenario the loader takes, of a scenario file's size (#59: read unchecked before) */
+        g_autofree char *text = g_strcompress(sp + 1);
+
+        /* capped as a corpus seed is (a fixed point for the texts a hunt saves), a
+         * scenario the loader takes, of a scenario file's size (#59: read unchecked before) */
+        c->text = scnedit_seed(text, HUNT_SEED_MAX_NS);
         g_autoptr(RcbScenario) sc = strlen(c->text) <= SCENARIO_MAX_BYTES
                                     ? scenario_load_data(c->text, "hunt.state", NULL, NULL) : NULL;
 

@@ -15,6 +15,7 @@
  *   BREACH_SPIN          reader_blocked() never returns for a reader preempted on CPU 1 (hunt: a hang)
  *   BREACH_CREATE_CPUS   create() fails on a machine of more than 2 CPUs (hunt: create failed)
  *   BREACH_CREATE_SEGV   create() writes through NULL on a machine of 2 CPUs (hunt: a crash, in a child)
+ *   BREACH_SLOW_CREATE   create() takes 0.4 s (hunt: --hang-timeout bounds one run, not a candidate's)
  */
 #include <stdlib.h>
 
@@ -67,6 +68,9 @@ static void *create_breach(struct sim *sim, const struct policy_params *params, 
                             sim->ncpus);
                 return NULL;
         }
+#endif
+#ifdef BREACH_SLOW_CREATE
+        g_usleep(400 * 1000);   /* each run 0.4 s longer: a candidate's six runs outlast a 2 s bound */
 #endif
 #ifdef BREACH_CREATE_SEGV
         if (sim->ncpus == 2)
