@@ -220,3 +220,24 @@ void boosts_report(struct sim *sim, struct report *r)
         report_int(r, "policy_stats.lock_acquisitions", (int64_t)sim->cost_count[COST_LOCK]);
         report_int(r, "policy_stats.prio_changes", (int64_t)sim->cost_count[COST_PRIO_CHANGE]);
 }
+
+void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_prio)
+{
+        g_autofree char *from = NULL;
+        g_autofree char *to = NULL;
+
+        /* Not a kernel tracepoint: the kernel shows boosting only as the
+         * sched_pi_setprio of its rt_mutex. */
+        sim_trace(sim, t->cpu, "rcuboost_boost", "comm=%s pid=%d event=%s oldprio=%d newprio=%d", t->name,
+                  task_pid(t), what, old_prio, t->prio);
+        if (!strcmp(what, "boost"))
+                timeline_begin(sim->timeline, sim->now, "boosted", t->id, t->name);
+        else if (!strcmp(what, "unboost"))
+                timeline_end(sim->timeline, sim->now, "boosted", t->id);
+        if (!sim->boost_out)
+                return;
+        from = sched_describe_prio(old_prio);
+        to = sched_describe_prio(t->prio);
+        fprintf(outfile_stream(sim->boost_out), "%" G_GINT64_FORMAT ",%s,%s,%d,%s,%s\n",
+                (gint64)sim->now, what, t->name, t->cpu, from, to);
+}

@@ -75,4 +75,8 @@ int64_t boosts_blocked_since(const struct task *t);
 /* The counters under "policy_stats.", before the policy's own. */
 void boosts_report(struct sim *sim, struct report *r);
 
+/* Record a boost.csv row: @t's effective priority went from @old_prio to
+ * its current one because of @what ("boost", "unboost", "reboost"). */
+void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_prio);
+
 #endif

@@ -64,3 +64,23 @@ void sim_tracepoint(struct sim *sim, int cpu, const char *event, const char *fmt
         timeline_tracepoint(sim->timeline, sim->now, cpu, curr ? curr->name : "<idle>",
                             curr ? task_pid(curr) : 0, event, fields);
 }
+
+void sim_note_jiffies(struct sim *sim, const char *key, int64_t ns, bool up)
+{
+        int64_t jiffies = up ? (ns + sim->tick_ns - 1) / sim->tick_ns : ns / sim->tick_ns;
+        int64_t *in_effect;
+
+        g_autofree char *specific = g_strconcat("policy:", sim->policy->name, NULL);
+
+        /* a value given (in the scenario or by --set), not a default made for the kernel's HZ/100 */
+        if (ns == jiffies * sim->tick_ns || g_hash_table_contains(sim->params_in_effect, key) ||
+            !(g_key_file_has_key(sim->sc->kf, specific, key, NULL) || g_key_file_has_key(sim->sc->kf, "policy", key, NULL)))
+                return;
+        in_effect = g_new(int64_t, 1);
+        *in_effect = jiffies * sim->tick_ns;
+        g_hash_table_insert(sim->params_in_effect, g_strdup(key), in_effect);
+        g_ptr_array_add(sim->warnings, g_strdup_printf(
+                "[policy] %s=%.6g ms: the kernel counts it in jiffies, rounded %s to %" G_GINT64_FORMAT
+                " (%.6g ms at HZ=%d)", key, ns / 1e6, up ? "up" : "down", jiffies, *in_effect / 1e6,
+                (int)(NSEC_PER_SEC / sim->tick_ns)));
+}

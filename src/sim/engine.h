@@ -32,6 +32,10 @@
 #include "timerwheel.h"
 #include "../policies/policy.h"
 
+/* Besides the services below, a policy calls sim_charge_task() (sched.h),
+ * sim_kthread_create() and sim_task_exit_release() (task.h) and
+ * sim_log_boost() (boosts.h): each is declared with the module that does it. */
+
 struct timed_event {
         struct event ev;
         const struct timed_event_spec *spec;
@@ -139,19 +143,9 @@ struct sim {
         uint64_t events[COVERAGE_ENGINE_WORDS]; /* as sim_engine_coverage() gives them */
 };
 
-/* Charge @n operations of @kind to task @t: it burns the time before its
- * next step (or, mid-burn, its current burn takes longer). */
-void sim_charge_task(struct sim *sim, struct task *t, enum cost_kind kind, int n, enum cost_path path);
 /* Charge to CPU @cpu: the next task to run there pays (scheduler path). */
 void sim_charge_cpu(struct sim *sim, int cpu, enum cost_kind kind, int n, enum cost_path path);
 
-/* A kernel thread of the engine or a policy; started (woken) at time 0 when
- * @start is set, else left waiting for a sched_wake(). */
-struct task *sim_kthread_create(struct sim *sim, const char *name, const struct sched_spec *sched,
-                                const struct cpumask *affinity, task_step_fn step, void *data,
-                                bool start);
-/* Let a task the policy held in TASK_EXITING finish exiting. */
-void sim_task_exit_release(struct sim *sim, struct task *t);
 /* Stop the run after the current event; a non-NULL @error makes it a failure. */
 void sim_stop(struct sim *sim, const char *reason, GError *error);
 /* The policy broke its contract (a value out of range, a task not of this
@@ -207,9 +201,6 @@ static inline void sim_count_task_event(struct sim *sim, struct task *t, enum en
         }
         t->last_event = (int)e;
 }
-/* Record a boost.csv row: @t's effective priority went from @old_prio to
- * its current one because of @what ("boost", "unboost", "reboost"). */
-void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_prio);
 /* Record a memory.csv row now. */
 void sim_sample_memory(struct sim *sim);
 

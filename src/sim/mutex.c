@@ -96,7 +96,7 @@ bool mutex_lock(struct sim *sim, struct mutex *m, struct task *t)
         enqueue_waiter(m, t);
         /* The new waiter may lend its priority along the chain. */
         sched_update_prio(sim, m->owner);
-        rcu_check_deadlock(sim);
+        sim->sched_hooks->mutex_waiter_added(sim);
         return false;
 }
 

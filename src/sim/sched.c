@@ -1398,3 +1398,14 @@ char *sched_describe_prio(int prio)
 {
         return units_format_prio(prio);
 }
+
+void sim_charge_task(struct sim *sim, struct task *t, enum cost_kind kind, int n, enum cost_path path)
+{
+        int64_t ns = sim->cost_ns[kind] * n;
+
+        sim->cost_count[kind] += (uint64_t)n;
+        sim->cost_total_ns[kind] += ns;
+        sim->path_total_ns[path] += ns;
+        if (ns)
+                sched_burn_extend(sim, t, ns);
+}

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "costs.h"
 #include "eventq.h"
 #include "heap.h"
 #include "task.h"
@@ -77,11 +78,13 @@ struct cpu {
         uint64_t rt_throttle_windows;   /* times its RT class was throttled (rtwait.h) */
 } __attribute__((aligned(64)));         /* two lines for schedule(), not three or four */
 
-/* What the scheduler tells the layers above it -- RCU, the PI mutexes and
- * the engine's boost tracking -- as the kernel's __schedule() and
- * scheduler_tick() call rcu_note_context_switch() and rcu_sched_clock_irq().
- * sim_new() wires it (sim->sched_hooks): the scheduler calls none of them
- * by name, so it sits below them. */
+/* What the scheduler folder (src/sim/sched/: the scheduler, tasks and their
+ * programs, the PI mutexes, boost tracking) tells the layers above it --
+ * RCU and the timer softirq -- as the kernel's __schedule() and
+ * scheduler_tick() call rcu_note_context_switch() and rcu_sched_clock_irq(),
+ * and as a task's code calls rcu_read_lock() or call_rcu().  sim_new()
+ * wires it (sim->sched_hooks): the folder calls none of them by name, so it
+ * sits below them (docs/design.md, "Layers"). */
 struct sched_hooks {
         void (*tick)(struct sim *sim, int cpu);                 /* after sched_tick() */
         void (*context_switch)(struct sim *sim, int cpu);       /* every pass of schedule() */
@@ -97,6 +100,18 @@ struct sched_hooks {
         /* @t's effective priority was @old_prio (or is unchanged, but its
          * cause may have moved) */
         void (*prio_changed)(struct sim *sim, struct task *t, int old_prio);
+        /* A task's program calls RCU's API (task.c): rcu_read_lock(),
+         * rcu_read_unlock(), call_rcu() of @size_bytes, synchronize_rcu() */
+        void (*read_lock)(struct sim *sim, struct task *t);
+        void (*read_unlock)(struct sim *sim, struct task *t);
+        void (*call_rcu)(struct sim *sim, struct task *t, int64_t size_bytes);
+        void (*synchronize_rcu)(struct sim *sim, struct task *t);
+        /* a task began waiting on a mutex (mutex.c): is a grace period now
+         * waiting on a reader that waits on its own synchronize_rcu()? */
+        void (*mutex_waiter_added)(struct sim *sim);
+        /* @t's schedule_timeout() timer fired on @cpu: the timer softirq
+         * wakes it (task.c) */
+        void (*timeout_expired)(struct sim *sim, struct task *t, int cpu);
 };
 
 void sched_init(struct sim *sim);
@@ -164,5 +179,9 @@ unsigned sched_spec_weight(const struct sched_spec *s);
 
 /* "fifo:50", "normal:0", "boosted fifo:48 (normal:19)" for messages. */
 char *sched_describe_prio(int prio);
+
+/* Charge @n operations of @kind to task @t: it burns the time before its
+ * next step (or, mid-burn, its current burn takes longer). */
+void sim_charge_task(struct sim *sim, struct task *t, enum cost_kind kind, int n, enum cost_path path);
 
 #endif

@@ -21,46 +21,7 @@ static void end_event(struct sim *sim, struct event *ev);
 static void sample_event(struct sim *sim, struct event *ev);
 static void timed_event(struct sim *sim, struct event *ev);
 
-/* ---- costs ---- */
-
-void sim_charge_task(struct sim *sim, struct task *t, enum cost_kind kind, int n, enum cost_path path)
-{
-        int64_t ns = sim->cost_ns[kind] * n;
-
-        sim->cost_count[kind] += (uint64_t)n;
-        sim->cost_total_ns[kind] += ns;
-        sim->path_total_ns[path] += ns;
-        if (ns)
-                sched_burn_extend(sim, t, ns);
-}
-
 /* ---- tasks ---- */
-
-static void task_set_sched(struct sim *sim, struct task *t, const struct sched_spec *spec,
-                           const struct cpumask *aff)
-{
-        t->sched = *spec;
-        t->normal_prio = sched_spec_prio(spec);
-        t->prio = t->normal_prio;
-        t->weight = sched_spec_weight(spec);
-        task_set_affinity(t, aff, sim->ncpus);
-        t->cpu = cpumask_first(aff);
-}
-
-struct task *sim_kthread_create(struct sim *sim, const char *name, const struct sched_spec *sched,
-                                const struct cpumask *affinity, task_step_fn step, void *data,
-                                bool start)
-{
-        struct task *t = task_new_kthread(sim, name, step, data);
-
-        t->policy_thread = sim->policy_hook != NULL;    /* made in create() */
-        task_set_sched(sim, t, sched, affinity);
-        if (start)
-                eventq_schedule(&sim->q, &t->timer_ev, sim->now);
-        else
-                t->state = TASK_WAITING;
-        return t;
-}
 
 /* What an [event]'s task= can name: a task, or all the copies NAME.0,
  * NAME.1, ... that count=N made of NAME.  Indexed once, so that checking
@@ -514,7 +475,8 @@ static void reader_switch_out(struct sim *sim, struct task *t, int why)
         rcu_note_switch_out(sim, t, (enum rcu_block_reason)why);
 }
 
-/* The scheduler's calls up, to RCU, the PI mutexes and boost tracking. */
+/* The scheduler folder's calls up, to RCU and the timer softirq (and, inside
+ * it, to the PI mutexes and boost tracking). */
 static const struct sched_hooks engine_sched_hooks = {
         .tick = rcu_tick,
         .context_switch = rcu_note_context_switch,
@@ -525,6 +487,12 @@ static const struct sched_hooks engine_sched_hooks = {
         .pi_prio = mutex_pi_prio,
         .waiter_prio_changed = mutex_waiter_prio_changed,
         .prio_changed = boosts_prio_changed,
+        .read_lock = rcu_read_lock,
+        .read_unlock = rcu_read_unlock,
+        .call_rcu = rcu_call,
+        .synchronize_rcu = rcu_synchronize,
+        .mutex_waiter_added = rcu_check_deadlock,
+        .timeout_expired = softirq_timeout_expired,
 };
 
 struct sim *sim_new(const struct scenario *sc, const struct sim_options *opts, GError **error)
@@ -743,25 +711,6 @@ void sim_free(struct sim *sim)
 
 /* ---- the event loop ---- */
 
-void sim_note_jiffies(struct sim *sim, const char *key, int64_t ns, bool up)
-{
-        int64_t jiffies = up ? (ns + sim->tick_ns - 1) / sim->tick_ns : ns / sim->tick_ns;
-        int64_t *in_effect;
-
-        g_autofree char *specific = g_strconcat("policy:", sim->policy->name, NULL);
-
-        /* a value given (in the scenario or by --set), not a default made for the kernel's HZ/100 */
-        if (ns == jiffies * sim->tick_ns || g_hash_table_contains(sim->params_in_effect, key) ||
-            !(g_key_file_has_key(sim->sc->kf, specific, key, NULL) || g_key_file_has_key(sim->sc->kf, "policy", key, NULL)))
-                return;
-        in_effect = g_new(int64_t, 1);
-        *in_effect = jiffies * sim->tick_ns;
-        g_hash_table_insert(sim->params_in_effect, g_strdup(key), in_effect);
-        g_ptr_array_add(sim->warnings, g_strdup_printf(
-                "[policy] %s=%.6g ms: the kernel counts it in jiffies, rounded %s to %" G_GINT64_FORMAT
-                " (%.6g ms at HZ=%d)", key, ns / 1e6, up ? "up" : "down", jiffies, *in_effect / 1e6,
-                (int)(NSEC_PER_SEC / sim->tick_ns)));
-}
 
 /* Resident memory of this process, in bytes (0 if unknown). */
 static int64_t resident_bytes(void)
@@ -865,26 +814,6 @@ static void end_event(struct sim *sim, struct event *ev)
         sim_stop(sim, "duration", NULL);
 }
 
-void sim_log_boost(struct sim *sim, struct task *t, const char *what, int old_prio)
-{
-        g_autofree char *from = NULL;
-        g_autofree char *to = NULL;
-
-        /* Not a kernel tracepoint: the kernel shows boosting only as the
-         * sched_pi_setprio of its rt_mutex. */
-        sim_trace(sim, t->cpu, "rcuboost_boost", "comm=%s pid=%d event=%s oldprio=%d newprio=%d", t->name,
-                  task_pid(t), what, old_prio, t->prio);
-        if (!strcmp(what, "boost"))
-                timeline_begin(sim->timeline, sim->now, "boosted", t->id, t->name);
-        else if (!strcmp(what, "unboost"))
-                timeline_end(sim->timeline, sim->now, "boosted", t->id);
-        if (!sim->boost_out)
-                return;
-        from = sched_describe_prio(old_prio);
-        to = sched_describe_prio(t->prio);
-        fprintf(outfile_stream(sim->boost_out), "%" G_GINT64_FORMAT ",%s,%s,%d,%s,%s\n",
-                (gint64)sim->now, what, t->name, t->cpu, from, to);
-}
 
 static void sample_event(struct sim *sim, struct event *ev)
 {

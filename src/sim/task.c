@@ -167,22 +167,22 @@ struct step task_program_step(struct sim *sim, struct task *t)
                         break;
                 case OP_RCU_LOCK:
                         t->pc++;
-                        rcu_read_lock(sim, t);
+                        sim->sched_hooks->read_lock(sim, t);
                         if (t->wakes_in_section && t->rcu_nesting == 1)
                                 wake_from_section(sim, t);
                         break;
                 case OP_RCU_UNLOCK:
                         t->pc++;
-                        rcu_read_unlock(sim, t);
+                        sim->sched_hooks->read_unlock(sim, t);
                         break;
                 case OP_CALL_RCU:
                         t->pc++;
                         t->call_rcus++;
-                        rcu_call(sim, t, dist_sample(&in->q, t->rng));
+                        sim->sched_hooks->call_rcu(sim, t, dist_sample(&in->q, t->rng));
                         break;
                 case OP_SYNC_RCU:
                         t->pc++;
-                        rcu_synchronize(sim, t);
+                        sim->sched_hooks->synchronize_rcu(sim, t);
                         return (struct step){ STEP_WAIT, 0 };
                 case OP_REPEAT:
                         t->counters[in->slot] = in->arg;
@@ -357,7 +357,7 @@ static void timer_event(struct sim *sim, struct event *ev)
 
         sim->this_cpu = t->cpu;         /* its hrtimer fires where it was armed */
         if (t->state == TASK_SLEEPING && t->timeout_cpu >= 0)
-                softirq_timeout_expired(sim, t, t->timeout_cpu);
+                sim->sched_hooks->timeout_expired(sim, t, t->timeout_cpu);
         else if (t->state == TASK_SLEEPING || t->state == TASK_NEW)
                 sched_wake(sim, t);
 }
@@ -370,4 +370,30 @@ void *policy_task_state(struct task *t, size_t size, void (*init)(void *state))
                         init(t->policy_data);
         }
         return t->policy_data;
+}
+
+void task_set_sched(struct sim *sim, struct task *t, const struct sched_spec *spec,
+                           const struct cpumask *aff)
+{
+        t->sched = *spec;
+        t->normal_prio = sched_spec_prio(spec);
+        t->prio = t->normal_prio;
+        t->weight = sched_spec_weight(spec);
+        task_set_affinity(t, aff, sim->ncpus);
+        t->cpu = cpumask_first(aff);
+}
+
+struct task *sim_kthread_create(struct sim *sim, const char *name, const struct sched_spec *sched,
+                                const struct cpumask *affinity, task_step_fn step, void *data,
+                                bool start)
+{
+        struct task *t = task_new_kthread(sim, name, step, data);
+
+        t->policy_thread = sim->policy_hook != NULL;    /* made in create() */
+        task_set_sched(sim, t, sched, affinity);
+        if (start)
+                eventq_schedule(&sim->q, &t->timer_ev, sim->now);
+        else
+                t->state = TASK_WAITING;
+        return t;
 }

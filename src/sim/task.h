@@ -187,6 +187,16 @@ struct task *task_new_scripted(struct sim *sim, const char *name, const struct p
 /* Create a kernel thread running @step. */
 struct task *task_new_kthread(struct sim *sim, const char *name, task_step_fn step, void *data);
 void task_free(struct task *t);
+/* Set @t's class, priority, weight and CPUs, and put it on the first of them. */
+void task_set_sched(struct sim *sim, struct task *t, const struct sched_spec *spec,
+                    const struct cpumask *aff);
+/* A kernel thread of the engine or a policy; started (woken) at time 0 when
+ * @start is set, else left waiting for a sched_wake(). */
+struct task *sim_kthread_create(struct sim *sim, const char *name, const struct sched_spec *sched,
+                                const struct cpumask *affinity, task_step_fn step, void *data,
+                                bool start);
+/* Let a task the policy held in TASK_EXITING finish exiting. */
+void sim_task_exit_release(struct sim *sim, struct task *t);
 
 struct step task_program_step(struct sim *sim, struct task *t);
 
