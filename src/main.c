@@ -11,14 +11,14 @@
 
 #include "cli/cli.h"
 #include "policies/policy.h"
-#include "sim/report.h"
-#include "sim/scenario.h"
-#include "sim/output.h"
+#include "sim/output/report.h"
+#include "sim/scenario/scenario.h"
+#include "sim/output/output.h"
 #include "sim/sim.h"
-#include "sim/eventq.h"
-#include "sim/expect.h"
-#include "sim/kernel.h"
-#include "sim/units.h"
+#include "sim/engine/eventq.h"
+#include "sim/scenario/expect.h"
+#include "sim/scenario/kernel.h"
+#include "sim/scenario/units.h"
 
 #ifndef RCUBOOST_VERSION
 #define RCUBOOST_VERSION "unknown"

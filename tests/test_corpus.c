@@ -10,7 +10,7 @@
 
 #include "cli/hscn.h"
 #include "cli/scnedit.h"
-#include "sim/coverage.h"
+#include "sim/engine/coverage.h"
 #include "testutil.h"
 
 static const struct boost_policy_ops *ops_named(const char *name)

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdbool.h>
 
-#include "sim/eventq.h"
-#include "sim/stats.h"
+#include "sim/engine/eventq.h"
+#include "sim/output/stats.h"
 #include "testutil.h"
 
 struct rec {

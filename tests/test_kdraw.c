@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "kernel/rcuboost_draw.h"
-#include "sim/dist.h"
+#include "sim/scenario/dist.h"
 
 #define NDRAWS 400000
 

@@ -1,6 +1,6 @@
 /* Policy pi-lock (approach 3): the per-task lock taken in the scheduler
  * path, boosting by priority inheritance, serial boosting, the hand-off race. */
-#include "sim/rcupreempt.h"
+#include "sim/rcu/rcupreempt.h"
 #include "testutil.h"
 
 #define RT(p) (99 - (p))

@@ -1,6 +1,6 @@
 /* Grace periods: the flip machine, callback staging, stalls, memory, OOM,
  * and the safety oracle. */
-#include "sim/rcupreempt.h"
+#include "sim/rcu/rcupreempt.h"
 #include "testutil.h"
 
 #define HEAD(cpus, dur) "[scenario]\ncpus=" #cpus "\nduration=" dur "\n" ZERO_COSTS

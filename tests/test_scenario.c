@@ -3,7 +3,7 @@
 #include <gsl/gsl_randist.h>
 #include <math.h>
 
-#include "sim/kernel.h"
+#include "sim/scenario/kernel.h"
 #include "testutil.h"
 
 #define OK_TASK "[task:t]\nprogram=compute 1ms\n"

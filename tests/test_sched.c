@@ -1,6 +1,6 @@
 /* Scheduler: preemption, RR slices, FIFO, affinity, global placement,
  * RT throttling, fair sharing by nice weight. */
-#include "sim/cpupri.h"
+#include "sim/sched/cpupri.h"
 #include "testutil.h"
 
 #define HEAD(cpus, dur) "[scenario]\ncpus=" #cpus "\nduration=" dur "\n" ZERO_COSTS

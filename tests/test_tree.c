@@ -1,8 +1,8 @@
-/* Tree RCU ([rcu] flavour=tree, src/sim/tree.c) and policy rcu-boost
+/* Tree RCU ([rcu] flavour=tree, src/sim/rcu/tree.c) and policy rcu-boost
  * (CONFIG_RCU_BOOST, src/policies/rcuboost.c). */
 #include "testutil.h"
 
-#include "sim/tree.h"
+#include "sim/rcu/tree.h"
 
 #define RT(p) (99 - (p))
 

@@ -3,9 +3,9 @@
  * still pending at the end. */
 #include <math.h>
 
-#include "sim/expect.h"
-#include "sim/report.h"
-#include "sim/verdict.h"
+#include "sim/scenario/expect.h"
+#include "sim/output/report.h"
+#include "sim/output/verdict.h"
 #include "testutil.h"
 
 START_TEST(wilson_intervals_are_the_textbook_ones)

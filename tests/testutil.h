@@ -5,7 +5,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "sim/engine.h"
+#include "sim/engine/engine.h"
 
 /* Load scenario text (asserting it is valid) and build a sim with @policy. */
 static inline struct sim *sim_from_text(const char *text, const char *policy, struct scenario **out_sc)

@@ -20,7 +20,7 @@
  *     rcuboost check --policies ./libdeadline.so deadline.scn
  */
 #include <rcuboost/policies/policy.h>
-#include <rcuboost/sim/engine.h>
+#include <rcuboost/sim/engine/engine.h>
 
 enum { TIMER_HARDIRQ, TIMER_SOFTIRQ };  /* the order of the `timer` key's choices */
 

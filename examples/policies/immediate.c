@@ -15,7 +15,7 @@
  *     rcuboost compare --policies none,booster,./libimmediate.so
  */
 #include <rcuboost/policies/policy.h>
-#include <rcuboost/sim/engine.h>
+#include <rcuboost/sim/engine/engine.h>
 
 static void *create_immediate(struct sim *sim, const struct policy_params *params, GError **error)
 {

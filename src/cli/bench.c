@@ -38,10 +38,10 @@
 #include "bareheap.h"
 #include "cli.h"
 #include "plot.h"
-#include "sim/eventq.h"
-#include "sim/output.h"
-#include "sim/report.h"
-#include "sim/scenario.h"
+#include "sim/engine/eventq.h"
+#include "sim/output/output.h"
+#include "sim/output/report.h"
+#include "sim/scenario/scenario.h"
 #include "sim/sim.h"
 
 struct sample {

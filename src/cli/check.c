@@ -4,14 +4,14 @@
 
 #include "cli.h"
 #include "policies/policy.h"
-#include "sim/expect.h"
-#include "sim/output.h"
-#include "sim/rcu.h"
-#include "sim/report.h"
-#include "sim/scenario.h"
+#include "sim/scenario/expect.h"
+#include "sim/output/output.h"
+#include "sim/rcu/rcu.h"
+#include "sim/output/report.h"
+#include "sim/scenario/scenario.h"
 #include "sim/sim.h"
-#include "sim/units.h"
-#include "sim/verdict.h"
+#include "sim/scenario/units.h"
+#include "sim/output/verdict.h"
 
 struct check_run {
         gboolean tap;

@@ -1,6 +1,6 @@
 /* cli.c - what the subcommands share; see cli.h. */
 #include "cli.h"
-#include "sim/output.h"
+#include "sim/output/output.h"
 
 #include <gio/gio.h>
 #include <signal.h>
@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "policies/policy.h"
-#include "sim/expect.h"
-#include "sim/kernel.h"
-#include "sim/scenario.h"
+#include "sim/scenario/expect.h"
+#include "sim/scenario/kernel.h"
+#include "sim/scenario/scenario.h"
 #include "sim/sim.h"
-#include "sim/units.h"
+#include "sim/scenario/units.h"
 
 static volatile int interrupted;        /* the signal number, once one came */
 static volatile sig_atomic_t armed;     /* a run checks the flag between events */

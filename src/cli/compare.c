@@ -23,12 +23,12 @@
 #include "headline.h"
 #include "realruns.h"
 #include "policies/policy.h"
-#include "sim/output.h"
-#include "sim/report.h"
-#include "sim/scenario.h"
+#include "sim/output/output.h"
+#include "sim/output/report.h"
+#include "sim/scenario/scenario.h"
 #include "sim/sim.h"
-#include "sim/units.h"
-#include "sim/verdict.h"
+#include "sim/scenario/units.h"
+#include "sim/output/verdict.h"
 
 /* ---- the runs ---- */
 

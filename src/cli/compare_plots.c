@@ -12,8 +12,8 @@
 #include "compare_plots.h"
 #include "cli.h"
 #include "compare_table.h"
-#include "sim/output.h"
-#include "sim/units.h"
+#include "sim/output/output.h"
+#include "sim/scenario/units.h"
 
 const struct compare_tail compare_tails[COMPARE_TAILS] = {
         { "gp_latency", "gp-latency", "Grace-period latency", "ms", 1e6 },

@@ -11,9 +11,9 @@
 
 #include "compare_table.h"
 #include "cli.h"
-#include "sim/output.h"
-#include "sim/units.h"
-#include "sim/verdict.h"
+#include "sim/output/output.h"
+#include "sim/scenario/units.h"
+#include "sim/output/verdict.h"
 
 /* The continuous figures summarised over seeds: median and range. */
 static const char *const spread_keys[] = {

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "sim/units.h"
+#include "sim/scenario/units.h"
 
 const struct headline_metric headline[HEADLINE_COUNT] = {
         { "out of memory", "memory.oom_time_ns", HEADLINE_OOM, NULL },

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/eventq.h"
-#include "../sim/units.h"
+#include "../sim/engine/eventq.h"
+#include "../sim/scenario/units.h"
 
 static const char *const kind_prefix[] = { "reader", "hog", "updater", "cyclic", "owner", "syncer", "irq" };
 

@@ -28,9 +28,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../sim/engine.h"
-#include "../sim/kernel.h"
-#include "../sim/program.h"
+#include "../sim/engine/engine.h"
+#include "../sim/scenario/kernel.h"
+#include "../sim/scenario/program.h"
 #include "../kernel/rcuboost_draw.h"
 #include "../kernel/rcuboost_limits.h"
 

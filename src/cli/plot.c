@@ -8,7 +8,7 @@
 
 #include "plot.h"
 #include "cli.h"
-#include "sim/output.h"
+#include "sim/output/output.h"
 
 char *plot_literal(const char *s)
 {

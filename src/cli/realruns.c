@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/report.h"
-#include "../sim/scenario.h"
+#include "../sim/output/report.h"
+#include "../sim/scenario/scenario.h"
 
 /* A figure compare can show: finite, within a 64-bit count of ns or bytes,
  * and not negative where it counts or measures something (a key ending in

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "../sim/units.h"
+#include "../sim/scenario/units.h"
 
 /* The text as lines, each with the section it is in ("task:reader", "" before any). */
 struct lines {

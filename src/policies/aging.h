@@ -24,7 +24,7 @@
 #include <glib.h>
 #include <stdbool.h>
 
-#include "../sim/engine.h"
+#include "../sim/engine/engine.h"
 
 struct aging_elem {
         int cpu;

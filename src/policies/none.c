@@ -7,7 +7,7 @@
  */
 #include "policy.h"
 
-#include "../sim/engine.h"
+#include "../sim/engine/engine.h"
 
 static void *create_none(struct sim *sim, const struct policy_params *params, GError **error)
 {

@@ -40,7 +40,7 @@
 #include "policy.h"
 
 #include "aging.h"          /* aging_check_param(): the same two keys */
-#include "../sim/engine.h"
+#include "../sim/engine/engine.h"
 
 /* PREEMPT_RCU_BOOST_PRIO in the patch: MAX_USER_RT_PRIO, kernel priority 100. */
 #define PI_BOOST_PRIO PRIO_MAX_RT

@@ -24,8 +24,8 @@
  */
 #include "policy.h"
 
-#include "../sim/engine.h"
-#include "../sim/tree.h"
+#include "../sim/engine/engine.h"
+#include "../sim/rcu/tree.h"
 
 struct rcub {
         struct rcu_boost_policy *p;

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "../sim/output.h"
-#include "../sim/units.h"
+#include "../sim/output/output.h"
+#include "../sim/scenario/units.h"
 
 extern const struct boost_policy_ops none_policy_ops;
 extern const struct boost_policy_ops booster_policy_ops;

@@ -34,7 +34,7 @@
  */
 #include "policy.h"
 
-#include "../sim/engine.h"
+#include "../sim/engine/engine.h"
 
 struct rostedt_task {
         int cpu;                        /* the rcu_boost_dat it is on (rcub_rbdp), or -1 */

@@ -6,11 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "boosts.h"
-#include "engine.h"
-#include "expect.h"
-#include "rtwait.h"
-#include "stall.h"
+#include "engine/engine.h"
+#include "rcu/stall.h"
+#include "scenario/expect.h"
+#include "sched/boosts.h"
+#include "sched/rtwait.h"
 
 /* How many runs, in any thread, are inside their event loop or their
  * policy's create(): a module that ends the process from there (exit())

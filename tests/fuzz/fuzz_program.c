@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sim/program.h"
+#include "sim/scenario/program.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 #include "sim/sim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

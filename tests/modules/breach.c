@@ -20,9 +20,9 @@
 #include <stdlib.h>
 
 #include "policies/policy.h"
-#include "sim/engine.h"
-#include "sim/scenario.h"
-#include "sim/sched.h"
+#include "sim/engine/engine.h"
+#include "sim/scenario/scenario.h"
+#include "sim/sched/sched.h"
 
 /* A key of its own, as a researcher's policy has: set in [policy:NAME],
  * [policy] or --set like a built-in policy's. */

@@ -17,14 +17,14 @@
 #include <stdio.h>
 #include <string.h>
 #include "../../policies/policy.h"
-#include "../../sim/coverage.h"
-#include "../../sim/expect.h"
-#include "../../sim/kernel.h"
-#include "../../sim/output.h"
-#include "../../sim/report.h"
-#include "../../sim/scenario.h"
+#include "../../sim/engine/coverage.h"
+#include "../../sim/scenario/expect.h"
+#include "../../sim/scenario/kernel.h"
+#include "../../sim/output/output.h"
+#include "../../sim/output/report.h"
+#include "../../sim/scenario/scenario.h"
 #include "../../sim/sim.h"
-#include "../../sim/units.h"
+#include "../../sim/scenario/units.h"
 
 #include "hunt.h"
 

@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "../hscn.h"
-#include "../../sim/coverage.h"
-#include "../../sim/expect.h"
+#include "../../sim/engine/coverage.h"
+#include "../../sim/scenario/expect.h"
 
 #define HUNT_BATCH 8            /* candidates per batch, whatever -j: results do not depend on -j */
 #define HUNT_NEAR 8             /* candidates kept for mutation: the nearest to failing */
