@@ -331,64 +331,98 @@ static void results_free(struct policy_runs *prs, int np)
 
 /* ---- the command ---- */
 
-int cli_compare(int argc, char **argv)
+/* What the command line asked for. */
+struct compare_opts {
+        char *policies;
+        char *out;
+        char *seed;
+        char *format;
+        char *window;
+        char **sets;
+        gboolean quiet;
+        gboolean trace;
+        char *trace_format;
+        char *trace_window;
+        char *real_dir;
+        gint nthreads;
+        gint nseeds;
+};
+
+/* One compare: the scenario and policies, the runs, what they found. */
+struct compare_run {
+        struct compare_opts o;
+        struct scenario *sc;
+        GPtrArray *names;               /* the policies, as given (cli_parse_policies()) */
+        GPtrArray *overrides;           /* --set and --window, NULL-ended */
+        struct sim_options opts;        /* what every run shares */
+        uint64_t first_seed;
+        char *out;                      /* DIR */
+        char **real_runs;               /* --real: the run directories */
+        GPtrArray *real_reports;        /* ... their summary.json, read once, checked */
+        struct policy_runs *prs;        /* [np]: each policy's runs, then the real ones */
+        int np;
+        struct compare_job *jobs;       /* [njobs]: policy by policy, seed by seed */
+        int njobs;
+};
+
+static void compare_run_clear(struct compare_run *c)
 {
-        g_autofree char *policies_opt = NULL;
-        g_autofree char *out = NULL;
-        g_autofree char *seed = NULL;
-        g_autofree char *format = NULL;
-        g_autofree char *window = NULL;
-        g_auto(GStrv) sets = NULL;
-        gboolean quiet = FALSE;
-        gboolean trace = FALSE;
-        g_autofree char *trace_format = NULL;
-        g_autofree char *trace_window = NULL;
-        g_autofree char *real_dir = NULL;
-        g_auto(GStrv) real_runs = NULL;
-        /* read once, checked: a run replaced during the simulations is not read again */
-        g_autoptr(GPtrArray) real_reports = g_ptr_array_new_with_free_func((GDestroyNotify)report_free);
-        gint nthreads = (gint)MIN(g_get_num_processors(), 64);
-        gint nseeds = COMPARE_DEFAULT_SEEDS;
-        struct compare_job *jobs;
+        struct compare_opts *o = &c->o;
+
+        if (c->jobs)
+                compare_jobs_free(c->jobs, (guint)c->njobs);
+        if (c->prs)
+                results_free(c->prs, c->np);
+        g_strfreev(c->real_runs);
+        g_clear_pointer(&c->real_reports, g_ptr_array_unref);
+        g_clear_pointer(&c->names, g_ptr_array_unref);
+        g_clear_pointer(&c->overrides, g_ptr_array_unref);
+        g_clear_pointer(&c->sc, scenario_free);
+        g_free(c->out);
+        g_free(o->policies);
+        g_free(o->out);
+        g_free(o->seed);
+        g_free(o->format);
+        g_free(o->window);
+        g_strfreev(o->sets);
+        g_free(o->trace_format);
+        g_free(o->trace_window);
+        g_free(o->real_dir);
+}
+
+static GOptionContext *options_context(struct compare_opts *o)
+{
         const GOptionEntry entries[] = {
-                { "policies", 'p', 0, G_OPTION_ARG_STRING, &policies_opt,
+                { "policies", 'p', 0, G_OPTION_ARG_STRING, &o->policies,
                   "Comma-separated policies to compare (default: all)", "A,B,..." },
-                { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/SCENARIO)", "DIR" },
-                { "seeds", 'n', 0, G_OPTION_ARG_INT, &nseeds,
+                { "out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out, "Output directory (default: out/SCENARIO)", "DIR" },
+                { "seeds", 'n', 0, G_OPTION_ARG_INT, &o->nseeds,
                   "Runs per policy, seeds S..S+N-1, paired across policies (default: 10)", "N" },
-                { "seed", 's', 0, G_OPTION_ARG_STRING, &seed,
+                { "seed", 's', 0, G_OPTION_ARG_STRING, &o->seed,
                   "The first seed S (default: the scenario's seed, 1 unless it says)", "S" },
-                { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Plot format: png (default), svg or pdf", "FMT" },
-                { "window", 'w', 0, G_OPTION_ARG_STRING, &window,
+                { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "Plot format: png (default), svg or pdf", "FMT" },
+                { "window", 'w', 0, G_OPTION_ARG_STRING, &o->window,
                   "Timeline window, e.g. 990ms,60ms (default: [output] timeline_start/_length)", "START,LENGTH" },
-                { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key (repeatable)",
+                { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sets, "Override a scenario key (repeatable)",
                   "SECTION.KEY=VALUE" },
-                { "jobs", 'j', 0, G_OPTION_ARG_INT, &nthreads, "Runs in parallel (default: one per CPU)", "J" },
-                { "trace", 't', 0, G_OPTION_ARG_NONE, &trace,
+                { "jobs", 'j', 0, G_OPTION_ARG_INT, &o->nthreads, "Runs in parallel (default: one per CPU)", "J" },
+                { "trace", 't', 0, G_OPTION_ARG_NONE, &o->trace,
                   "Also write DIR/POLICY/seed-S/trace.json for the first seed (Chrome trace events, for Perfetto)",
                   NULL },
-                { "trace-format", 0, 0, G_OPTION_ARG_STRING, &trace_format,
+                { "trace-format", 0, 0, G_OPTION_ARG_STRING, &o->trace_format,
                   "json (default), ftrace (trace.txt, kernel tracepoint lines) or dat "
                   "(trace.dat, for trace-cmd report and KernelShark)", "FORMAT" },
-                { "trace-window", 0, 0, G_OPTION_ARG_STRING, &trace_window,
+                { "trace-window", 0, 0, G_OPTION_ARG_STRING, &o->trace_window,
                   "Trace only this window, e.g. 990ms,60ms (default: the timeline window; 'all' for the whole run)",
                   "START,LENGTH" },
-                { "real", 0, 0, G_OPTION_ARG_FILENAME, &real_dir,
+                { "real", 0, 0, G_OPTION_ARG_FILENAME, &o->real_dir,
                   "Also set DIR's runs of the scenario on a real kernel beside the simulated ones "
                   "(scripts/kernel-run --out DIR; a row and curve of their own, not paired by seed)", "DIR" },
-                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Print nothing but errors", NULL },
                 { NULL },
         };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO] - run a scenario under several policies over "
-                                                             "several seeds, and plot them");
-        g_autoptr(GPtrArray) overrides = g_ptr_array_new_with_free_func(g_free);
-        g_autoptr(GPtrArray) names = g_ptr_array_new();
-        g_autoptr(RcbScenario) sc = NULL;
-        struct policy_runs *prs;
-        struct sim_options opts = { 0 };
-        uint64_t first_seed;
-        int status = EXIT_OK, np, njobs;
-        GError *e = NULL;
+        GOptionContext *ctx = g_option_context_new("[SCENARIO] - run a scenario under several policies over "
+                                                   "several seeds, and plot them");
 
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_option_context_set_description(ctx,
@@ -409,240 +443,286 @@ int cli_compare(int argc, char **argv)
                 "  rcuboost compare scenarios/many-readers.scn --seeds 20 --policies booster,rcu-boost\n"
                 "  rcuboost compare scenarios/oom.scn --seeds 1 -s 7 --format svg\n\n"
                 CLI_EXIT_HELP);
-        if (!cli_parse_options(ctx, &argc, &argv, &status))
-                return status;
+        return ctx;
+}
+
+/* The options' values, and the overrides they make; -1 when they are
+ * good, else the exit status (said). */
+static int options_checked(GOptionContext *ctx, struct compare_run *c, int argc)
+{
+        const struct compare_opts *o = &c->o;
+
         if (argc > 2)
                 return cli_usage_error(ctx, "compare: one scenario at a time");
-        if (nthreads < 1 || nthreads > 1024)
+        if (o->nthreads < 1 || o->nthreads > 1024)
                 return cli_usage_error(ctx, "--jobs: expected 1 to 1024");
-        if (nseeds < 1 || nseeds > COMPARE_MAX_SEEDS)
+        if (o->nseeds < 1 || o->nseeds > COMPARE_MAX_SEEDS)
                 return cli_usage_error(ctx, "--seeds: expected 1 to %d", COMPARE_MAX_SEEDS);
-        if (format && strcmp(format, "png") && strcmp(format, "svg") && strcmp(format, "pdf"))
-                return cli_usage_error(ctx, "--format: '%s' is not png, svg or pdf", format);
-        if (seed && !cli_parse_seed(seed, &opts.seed))
-                return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", seed);
-        if (!cli_trace_format(trace_format, NULL, &opts.trace_format))
-                return cli_usage_error(ctx, "--trace-format: '%s' is not json, ftrace or dat", trace_format);
-        if (trace_format && !trace)
+        if (o->format && strcmp(o->format, "png") && strcmp(o->format, "svg") && strcmp(o->format, "pdf"))
+                return cli_usage_error(ctx, "--format: '%s' is not png, svg or pdf", o->format);
+        if (o->seed && !cli_parse_seed(o->seed, &c->opts.seed))
+                return cli_usage_error(ctx, "--seed: '%s' is not a whole number from 0 to 2^63-1", o->seed);
+        if (!cli_trace_format(o->trace_format, NULL, &c->opts.trace_format))
+                return cli_usage_error(ctx, "--trace-format: '%s' is not json, ftrace or dat", o->trace_format);
+        if (o->trace_format && !o->trace)
                 return cli_usage_error(ctx, "--trace-format needs --trace");
-        if (trace_window && !trace)
+        if (o->trace_window && !o->trace)
                 return cli_usage_error(ctx, "--trace-window needs --trace");
-        if (trace_window && strcmp(trace_window, "all") != 0 &&
-            !cli_parse_window(trace_window, &opts.trace_start_ns, &opts.trace_length_ns))
+        if (o->trace_window && strcmp(o->trace_window, "all") != 0 &&
+            !cli_parse_window(o->trace_window, &c->opts.trace_start_ns, &c->opts.trace_length_ns))
                 return cli_usage_error(ctx, "--trace-window: expected START,LENGTH with units, e.g. 990ms,60ms, or all");
-        for (char **s = sets; s && *s; s++)
-                g_ptr_array_add(overrides, g_strdup(*s));
-        if (window) {
+        for (char **s = o->sets; s && *s; s++)
+                g_ptr_array_add(c->overrides, g_strdup(*s));
+        if (o->window) {
                 int64_t start, length;
 
-                if (!cli_parse_window(window, &start, &length))
+                if (!cli_parse_window(o->window, &start, &length))
                         return cli_usage_error(ctx, "--window: expected START,LENGTH with units, e.g. 990ms,60ms");
-                g_ptr_array_add(overrides, g_strdup_printf("output.timeline_start=%" G_GINT64_FORMAT "ns", (gint64)start));
-                g_ptr_array_add(overrides, g_strdup_printf("output.timeline_length=%" G_GINT64_FORMAT "ns", (gint64)length));
+                g_ptr_array_add(c->overrides, g_strdup_printf("output.timeline_start=%" G_GINT64_FORMAT "ns",
+                                                              (gint64)start));
+                g_ptr_array_add(c->overrides, g_strdup_printf("output.timeline_length=%" G_GINT64_FORMAT "ns",
+                                                              (gint64)length));
         }
-        g_ptr_array_add(overrides, NULL);
-        /* modules first: the scenario's [policy:NAME] and keys may be theirs */
-        if (!cli_parse_policies(ctx, policies_opt, names, &status))
+        g_ptr_array_add(c->overrides, NULL);
+        return -1;
+}
+
+/* The policies (modules first: the scenario's [policy:NAME] and keys may
+ * be theirs), the scenario, the first seed, DIR and the trace's window;
+ * -1, or the exit status (said). */
+static int scenario_read(GOptionContext *ctx, struct compare_run *c, int argc, char **argv)
+{
+        const struct compare_opts *o = &c->o;
+        int status = EXIT_OK;
+        GError *e = NULL;
+
+        if (!cli_parse_policies(ctx, o->policies, c->names, &status))
                 return status;
-        sc = argc == 2 ? scenario_load(argv[1], (const char *const *)overrides->pdata, &e)
-                       : scenario_load_data(cli_default_scenario(), "default.scn",
-                                            (const char *const *)overrides->pdata, &e);
-        if (!sc) {
+        c->sc = argc == 2 ? scenario_load(argv[1], (const char *const *)c->overrides->pdata, &e)
+                          : scenario_load_data(cli_default_scenario(), "default.scn",
+                                               (const char *const *)c->overrides->pdata, &e);
+        if (!c->sc) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
                 return EXIT_USAGE;
         }
-        first_seed = seed ? opts.seed : sc->seed;
-        if (first_seed > G_MAXINT64 - (uint64_t)nseeds)
-                return cli_usage_error(ctx, "--seed: %" G_GUINT64_FORMAT " + %d seeds passes 2^63-1", first_seed, nseeds);
-        opts.seed_set = TRUE;
-        if (!out) {
+        c->first_seed = o->seed ? c->opts.seed : c->sc->seed;
+        if (c->first_seed > G_MAXINT64 - (uint64_t)o->nseeds)
+                return cli_usage_error(ctx, "--seed: %" G_GUINT64_FORMAT " + %d seeds passes 2^63-1", c->first_seed,
+                                       o->nseeds);
+        c->opts.seed_set = TRUE;
+        if (o->out) {
+                c->out = g_strdup(o->out);
+        } else {
                 GError *bad = NULL;
 
-                if (!output_name_check(sc->name, "the scenario's name", &bad)) {
-                        status = cli_usage_error(ctx, "%s: %s (give --out DIR)", sc->path, bad->message);
+                if (!output_name_check(c->sc->name, "the scenario's name", &bad)) {
+                        status = cli_usage_error(ctx, "%s: %s (give --out DIR)", c->sc->path, bad->message);
                         g_error_free(bad);
                         return status;
                 }
-                out = g_build_filename("out", sc->name, NULL);
+                c->out = g_build_filename("out", c->sc->name, NULL);
         }
         /* A trace per policy of a whole big run is hundreds of MB: by default
          * the window the timeline plots show (bench-large: about 2 MB). */
-        if (trace && !trace_window) {
-                opts.trace_start_ns = sc->timeline_start_ns;
-                opts.trace_length_ns = sc->timeline_length_ns;
+        if (o->trace && !o->trace_window) {
+                c->opts.trace_start_ns = c->sc->timeline_start_ns;
+                c->opts.trace_length_ns = c->sc->timeline_length_ns;
         }
-        if (trace)
-                cli_warn_trace_window(sc, opts.trace_start_ns, opts.trace_length_ns);
+        if (o->trace)
+                cli_warn_trace_window(c->sc, c->opts.trace_start_ns, c->opts.trace_length_ns);
+        return -1;
+}
 
-        /* Every policy must be able to run it before any output is made;
-         * when some can, say which, as the --policies that would run. */
-        {
-                g_autoptr(GString) can = g_string_new(NULL);
-                g_autofree char *first = NULL;
+/* Every policy must be able to run it before any output is made; when some
+ * can, say which, as the --policies that would run. */
+static int policies_checked(const struct compare_run *c)
+{
+        g_autoptr(GString) can = g_string_new(NULL);
+        g_autofree char *first = NULL;
+        GError *e = NULL;
 
-                for (guint p = 0; p < names->len; p++) {
-                        if (sim_check(sc, names->pdata[p], &e)) {
-                                g_string_append_printf(can, "%s%s", can->len ? "," : "", (char *)names->pdata[p]);
-                        } else {
-                                if (!first)
-                                        first = g_strdup(e->message);
-                                g_clear_error(&e);
-                        }
-                }
-                if (first) {
-                        fprintf(stderr, "rcuboost: %s\n", first);
-                        if (can->len)
-                                fprintf(stderr, "rcuboost: the policies that can run it: --policies %s\n", can->str);
-                        return EXIT_USAGE;
+        for (guint p = 0; p < c->names->len; p++) {
+                if (sim_check(c->sc, c->names->pdata[p], &e)) {
+                        g_string_append_printf(can, "%s%s", can->len ? "," : "", (char *)c->names->pdata[p]);
+                } else {
+                        if (!first)
+                                first = g_strdup(e->message);
+                        g_clear_error(&e);
                 }
         }
-        /* --real: every run readable, and of this scenario, before any output is made */
+        if (!first)
+                return -1;
+        fprintf(stderr, "rcuboost: %s\n", first);
+        if (can->len)
+                fprintf(stderr, "rcuboost: the policies that can run it: --policies %s\n", can->str);
+        return EXIT_USAGE;
+}
+
+/* --real: every run readable, and of this scenario, before any output is
+ * made; -1, or the exit status (said). */
+static int real_runs_read(struct compare_run *c)
+{
         g_autoptr(GString) given_sets = g_string_new(NULL);
+        GError *e = NULL;
 
-        for (char **s = sets; s && *s; s++)
+        for (char **s = c->o.sets; s && *s; s++)
                 g_string_append_printf(given_sets, "%s--set %s", given_sets->len ? " " : "", *s);
-        if (real_dir) {
-                real_runs = real_run_dirs(real_dir, &e);
-                for (char **d = real_runs; d && *d; d++) {
-                        g_autofree char *path = g_build_filename(*d, "summary.json", NULL);
-                        struct report *r = real_summary_load(path, &e);
-                        const char *of = r ? report_lookup_string(r, "scenario") : NULL;
+        c->real_runs = real_run_dirs(c->o.real_dir, &e);
+        for (char **d = c->real_runs; d && *d; d++) {
+                g_autofree char *path = g_build_filename(*d, "summary.json", NULL);
+                struct report *r = real_summary_load(path, &e);
+                const char *of = r ? report_lookup_string(r, "scenario") : NULL;
+                const char *sha = r ? report_lookup_string(r, "scenario_sha256") : NULL;
+                const char *ran_sets = r ? report_lookup_string(r, "set_args") : NULL;
 
-                        const char *sha = r ? report_lookup_string(r, "scenario_sha256") : NULL;
-                        const char *ran_sets = r ? report_lookup_string(r, "set_args") : NULL;
+                if (r && g_strcmp0(of, c->sc->name) != 0)
+                        g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                    "%s: a run of scenario '%s', not '%s'", path, of ? of : "?", c->sc->name);
+                /* the same file and the same --set, or another experiment (runs
+                 * recorded before kernel-run said so are taken as they are) */
+                else if (r && sha && *sha && strcmp(sha, c->sc->sha256) != 0)
+                        g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                    "%s: a run of another version of %s (its sha256 differs): run "
+                                    "scripts/kernel-run on this one", path, c->sc->path);
+                else if (r && ran_sets && strcmp(ran_sets, given_sets->str) != 0)
+                        g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
+                                    "%s: run with '%s', compared with '%s': the same --set on both", path,
+                                    ran_sets, given_sets->str);
+                if (r)
+                        g_ptr_array_add(c->real_reports, r);
+                if (e)
+                        break;
+        }
+        if (!e)
+                return -1;
+        fprintf(stderr, "rcuboost: --real: %s\n", e->message);
+        g_error_free(e);
+        return EXIT_USAGE;
+}
 
-                        if (r && g_strcmp0(of, sc->name) != 0)
-                                g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
-                                            "%s: a run of scenario '%s', not '%s'", path, of ? of : "?", sc->name);
-                        /* the same file and the same --set, or another experiment (runs
-                         * recorded before kernel-run said so are taken as they are) */
-                        else if (r && sha && *sha && strcmp(sha, sc->sha256) != 0)
-                                g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
-                                            "%s: a run of another version of %s (its sha256 differs): run "
-                                            "scripts/kernel-run on this one", path, sc->path);
-                        else if (r && ran_sets && strcmp(ran_sets, given_sets->str) != 0)
-                                g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
-                                            "%s: run with '%s', compared with '%s': the same --set on both", path,
-                                            ran_sets, given_sets->str);
-                        if (r)
-                                g_ptr_array_add(real_reports, r);
-                        if (e)
-                                break;
-                }
-                if (e) {
-                        fprintf(stderr, "rcuboost: --real: %s\n", e->message);
-                        g_error_free(e);
-                        return EXIT_USAGE;
-                }
-        }
-        /* Held until the process ends: one compare at a time in DIR. */
-        if (prepare_out(out, names, first_seed, nseeds, real_dir != NULL, &e) < 0) {
-                fprintf(stderr, "rcuboost: %s\n", e->message);
-                status = cli_error_status(e);
-                g_error_free(e);
-                return status;
-        }
-        np = (int)names->len;
-        njobs = np * nseeds;
-        prs = g_new0(struct policy_runs, np);
-        jobs = g_new0(struct compare_job, njobs);
-        for (int p = 0; p < np; p++) {
-                prs[p].policy = names->pdata[p];
-                prs[p].n = nseeds;
-                prs[p].runs = g_new0(struct result, nseeds);
+/* A job per policy and seed, each policy's first run made now, so that a
+ * policy that cannot start says so before any run; -1, or the exit status
+ * (said). */
+static int jobs_made(struct compare_run *c)
+{
+        int nseeds = c->o.nseeds;
+        GError *e = NULL;
+
+        c->np = (int)c->names->len;
+        c->njobs = c->np * nseeds;
+        c->prs = g_new0(struct policy_runs, c->np);
+        c->jobs = g_new0(struct compare_job, c->njobs);
+        for (int p = 0; p < c->np; p++) {
+                c->prs[p].policy = c->names->pdata[p];
+                c->prs[p].n = nseeds;
+                c->prs[p].runs = g_new0(struct result, nseeds);
                 for (int i = 0; i < nseeds; i++) {
-                        struct compare_job *job = &jobs[p * nseeds + i];
-                        struct result *r = &prs[p].runs[i];
-                        g_autofree char *sub = g_strdup_printf("seed-%" G_GUINT64_FORMAT, first_seed + (uint64_t)i);
+                        struct compare_job *job = &c->jobs[p * nseeds + i];
+                        struct result *r = &c->prs[p].runs[i];
+                        g_autofree char *sub = g_strdup_printf("seed-%" G_GUINT64_FORMAT, c->first_seed + (uint64_t)i);
 
-                        r->policy = names->pdata[p];
-                        r->seed = first_seed + (uint64_t)i;
-                        r->rundir = g_build_filename(out, r->policy, sub, NULL);
+                        r->policy = c->names->pdata[p];
+                        r->seed = c->first_seed + (uint64_t)i;
+                        r->rundir = g_build_filename(c->out, r->policy, sub, NULL);
                         job->res = r;
-                        job->sc = sc;
-                        job->opts = opts;
+                        job->sc = c->sc;
+                        job->opts = c->opts;
                         job->opts.policy = r->policy;
                         job->opts.seed = r->seed;
                         job->opts.out_dir = r->rundir;
                         job->opts.out_kind = RUN_DIR_KIND;
                         job->opts.interrupt = cli_interrupt_flag();
                         /* the first seed's run is the one drawn and traced */
-                        if (trace && i == 0) {
-                                job->tracefile = g_build_filename(r->rundir, cli_trace_file_name(opts.trace_format), NULL);
+                        if (c->o.trace && i == 0) {
+                                job->tracefile = g_build_filename(r->rundir,
+                                                                  cli_trace_file_name(c->opts.trace_format), NULL);
                                 job->opts.trace = job->tracefile;
                         } else {
                                 job->opts.trace = NULL;
                         }
                         if (i > 0)
                                 continue;
-                        /* made now, so that a policy that cannot start says so before any run */
-                        job->sim = sim_new(sc, &job->opts, &e);
+                        job->sim = sim_new(c->sc, &job->opts, &e);
                         if (!job->sim) {
+                                int status = cli_error_status(e);
+
                                 fprintf(stderr, "rcuboost: %s\n", e->message);
-                                status = cli_error_status(e);
                                 g_error_free(e);
-                                compare_jobs_free(jobs, (guint)njobs);
-                                results_free(prs, np);
                                 return status;
                         }
                 }
         }
-        if (!quiet) {
-                g_autofree struct sim **firsts = g_new(struct sim *, np);
+        return -1;
+}
 
-                for (int p = 0; p < np; p++) {
-                        cli_print_warnings(p == 0 ? sc : NULL, jobs[p * nseeds].sim);
-                        firsts[p] = jobs[p * nseeds].sim;
-                }
-                cli_warn_unused_rcu_keys(sc, firsts, np, NULL);
-                cli_warn_if_long(jobs[0].sim);
+/* The warnings of each policy's first run, and what is about to run. */
+static void runs_announced(const struct compare_run *c)
+{
+        int nseeds = c->o.nseeds;
+        g_autofree struct sim **firsts = g_new(struct sim *, c->np);
+        g_autoptr(GPtrArray) names = g_ptr_array_copy(c->names, NULL, NULL);
+        g_autofree char *list = NULL;
+
+        for (int p = 0; p < c->np; p++) {
+                cli_print_warnings(p == 0 ? c->sc : NULL, c->jobs[p * nseeds].sim);
+                firsts[p] = c->jobs[p * nseeds].sim;
         }
-        if (!quiet) {
-                g_ptr_array_add(names, NULL);
-                g_autofree char *list = g_strjoinv(", ", (char **)names->pdata);
+        cli_warn_unused_rcu_keys(c->sc, firsts, c->np, NULL);
+        cli_warn_if_long(c->jobs[0].sim);
+        g_ptr_array_add(names, NULL);
+        list = g_strjoinv(", ", (char **)names->pdata);
+        fprintf(stderr, "rcuboost: running %s with %s, seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+                " (%d runs, %d at a time)...\n", c->sc->name, list, c->first_seed,
+                c->first_seed + (uint64_t)nseeds - 1, c->njobs, MIN(c->o.nthreads, c->njobs));
+}
 
-                g_ptr_array_set_size(names, names->len - 1);
-                fprintf(stderr, "rcuboost: running %s with %s, seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
-                        " (%d runs, %d at a time)...\n", sc->name, list, first_seed,
-                        first_seed + (uint64_t)nseeds - 1, njobs, MIN(nthreads, njobs));
-        }
-        /* Each run has its own struct sim: they run side by side. */
-        GThreadPool *pool = g_thread_pool_new(compare_job_run, NULL, nthreads, TRUE, NULL);
+/* Each run has its own struct sim: they run side by side, and a terminal
+ * sees one line of how far each policy's runs got, together. */
+static void jobs_run(struct compare_run *c)
+{
+        int nseeds = c->o.nseeds;
+        GThreadPool *pool = g_thread_pool_new(compare_job_run, NULL, c->o.nthreads, TRUE, NULL);
 
-        for (int j = 0; j < njobs; j++)
-                g_thread_pool_push(pool, &jobs[j], NULL);
-        if (!quiet && isatty(STDERR_FILENO)) {
-                /* One line: how far each policy's runs got, together. */
-                for (gboolean done = FALSE; !done; ) {
-                        GString *line = g_string_new("\r");
+        for (int j = 0; j < c->njobs; j++)
+                g_thread_pool_push(pool, &c->jobs[j], NULL);
+        for (gboolean done = c->o.quiet || !isatty(STDERR_FILENO); !done; ) {
+                GString *line = g_string_new("\r");
 
-                        done = TRUE;
-                        for (int p = 0; p < np; p++) {
-                                gint pm = 0;
+                done = TRUE;
+                for (int p = 0; p < c->np; p++) {
+                        gint pm = 0;
 
-                                for (int i = 0; i < nseeds; i++)
-                                        pm += g_atomic_int_get(&jobs[p * nseeds + i].permille);
-                                done &= pm >= 1000 * nseeds;
-                                g_string_append_printf(line, "%s %3d%%  ", prs[p].policy, pm / 10 / nseeds);
-                        }
-                        fputs(line->str, stderr);
-                        g_string_free(line, TRUE);
-                        if (!done)
-                                g_usleep(200000);
+                        for (int i = 0; i < nseeds; i++)
+                                pm += g_atomic_int_get(&c->jobs[p * nseeds + i].permille);
+                        done &= pm >= 1000 * nseeds;
+                        g_string_append_printf(line, "%s %3d%%  ", c->prs[p].policy, pm / 10 / nseeds);
                 }
-                fputs("\r\033[K", stderr);
+                fputs(line->str, stderr);
+                g_string_free(line, TRUE);
+                if (done)
+                        fputs("\r\033[K", stderr);
+                else
+                        g_usleep(200000);
         }
         g_thread_pool_free(pool, FALSE, TRUE);
-        for (int j = 0; j < njobs; j++) {
-                const struct result *r = jobs[j].res;
+}
 
-                if (jobs[j].error) {
+/* What the runs' failures, violations and early stops make the exit status. */
+static int jobs_status(const struct compare_run *c)
+{
+        int status = EXIT_OK;
+
+        for (int j = 0; j < c->njobs; j++) {
+                const struct compare_job *job = &c->jobs[j];
+                const struct result *r = job->res;
+
+                if (job->error) {
                         fprintf(stderr, "rcuboost: %s, seed %" G_GUINT64_FORMAT ": %s\n", r->policy, r->seed,
-                                jobs[j].error);
-                        status = MAX(status, jobs[j].error_status);
+                                job->error);
+                        status = MAX(status, job->error_status);
                 }
-                if (jobs[j].unsafe && status == EXIT_OK)
+                if (job->unsafe && status == EXIT_OK)
                         status = EXIT_UNSAFE;
                 if (!strcmp(r->status, "incomplete") && !cli_interrupt_status()) {
                         fprintf(stderr, "rcuboost: %s, seed %" G_GUINT64_FORMAT ": stopped early: its results are "
@@ -651,83 +731,138 @@ int cli_compare(int argc, char **argv)
                                 status = EXIT_FAILED;
                 }
         }
-        compare_jobs_free(jobs, (guint)njobs);
-        if (cli_interrupt_status()) {
-                fprintf(stderr, "rcuboost: interrupted: no comparison written; a run it stopped is marked "
-                        "\"complete\": false\n");
-                results_free(prs, np);
-                return cli_interrupt_status();
-        }
-        if (real_runs) {
-                struct policy_runs *pr;
+        return status;
+}
 
-                prs = g_renew(struct policy_runs, prs, np + 1);
-                pr = &prs[np++];
-                memset(pr, 0, sizeof(*pr));
-                pr->policy = REAL_POLICY;
-                pr->real = true;
-                pr->n = (int)g_strv_length(real_runs);
-                pr->runs = g_new0(struct result, pr->n);
-                for (int i = 0; i < pr->n; i++) {
-                        struct result *r = &pr->runs[i];
-                        const struct report *rep = real_reports->pdata[i];
-                        double v;
+/* --real: the real runs as one more row, read from their summary.json. */
+static void real_results_added(struct compare_run *c)
+{
+        struct policy_runs *pr;
 
-                        r->policy = REAL_POLICY;
-                        r->seed = (uint64_t)(report_lookup(rep, "run", &v) ? v : i + 1);
-                        r->rundir = g_strdup(real_runs[i]);
-                        r->status = report_lookup(rep, "complete", &v) && v ? "ok" : "incomplete";
-                        r->has_pace = report_lookup(rep, "pace_pct", &r->pace_pct);
-                        read_result(r, rep);
-                        /* the environment as booted, marked real */
-                        g_free(r->environment);
-                        r->environment = g_strdup_printf("%s, %s (real: %s)", r->flavour ? r->flavour : "tree",
-                                                         report_lookup_string(rep, "kernel.generation"),
-                                                         report_lookup_string(rep, "kernel.release"));
-                }
+        c->prs = g_renew(struct policy_runs, c->prs, c->np + 1);
+        pr = &c->prs[c->np++];
+        memset(pr, 0, sizeof(*pr));
+        pr->policy = REAL_POLICY;
+        pr->real = true;
+        pr->n = (int)g_strv_length(c->real_runs);
+        pr->runs = g_new0(struct result, pr->n);
+        for (int i = 0; i < pr->n; i++) {
+                struct result *r = &pr->runs[i];
+                const struct report *rep = c->real_reports->pdata[i];
+                double v;
+
+                r->policy = REAL_POLICY;
+                r->seed = (uint64_t)(report_lookup(rep, "run", &v) ? v : i + 1);
+                r->rundir = g_strdup(c->real_runs[i]);
+                r->status = report_lookup(rep, "complete", &v) && v ? "ok" : "incomplete";
+                r->has_pace = report_lookup(rep, "pace_pct", &r->pace_pct);
+                read_result(r, rep);
+                /* the environment as booted, marked real */
+                g_free(r->environment);
+                r->environment = g_strdup_printf("%s, %s (real: %s)", r->flavour ? r->flavour : "tree",
+                                                 report_lookup_string(rep, "kernel.generation"),
+                                                 report_lookup_string(rep, "kernel.release"));
         }
-        for (int p = 0; p < np; p++) {
-                for (int i = 0; i < prs[p].n; i++)     /* read from the files, and only beside a real kernel */
-                        prs[p].runs[i].boost_from_gp_ns = real_runs ? run_boost_from_gp(prs[p].runs[i].rundir) : NAN;
-                compare_summarise(&prs[p]);
+}
+
+/* The tables, on disk and on stdout; FALSE (said) when they cannot be written. */
+static gboolean tables_written(struct compare_run *c)
+{
+        GError *e = NULL;
+
+        for (int p = 0; p < c->np; p++) {
+                for (int i = 0; i < c->prs[p].n; i++)  /* read from the files, and only beside a real kernel */
+                        c->prs[p].runs[i].boost_from_gp_ns = c->real_runs ? run_boost_from_gp(c->prs[p].runs[i].rundir)
+                                                                          : NAN;
+                compare_summarise(&c->prs[p]);
         }
-        if (!compare_write_tables(out, prs, np, sc->stall_threshold_ns, &e) || !compare_write_events(out, prs, np, &e)) {
+        if (!compare_write_tables(c->out, c->prs, c->np, c->sc->stall_threshold_ns, &e) ||
+            !compare_write_events(c->out, c->prs, c->np, &e)) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
-                results_free(prs, np);
-                return EXIT_FAILED;
+                return FALSE;
         }
-        compare_warn_stall_unknown(prs, np, sc->stall_threshold_ns);
-        compare_warn_slow_guest(prs, np);
-        if (!quiet)
-                compare_print_table(prs, np, sc->stall_threshold_ns);
+        compare_warn_stall_unknown(c->prs, c->np, c->sc->stall_threshold_ns);
+        compare_warn_slow_guest(c->prs, c->np);
+        if (!c->o.quiet)
+                compare_print_table(c->prs, c->np, c->sc->stall_threshold_ns);
+        return TRUE;
+}
 
+/* The plots, with gnuplot when there is one; the exit status @status
+ * becomes. */
+static int plots_drawn(const struct compare_run *c, int status)
+{
         g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+        struct plotter pl = {
+                .dir = c->out, .format = c->o.format ? c->o.format : "png", .scenario = c->sc->name,
+                .progress = !c->o.quiet && isatty(STDERR_FILENO),
+        };
 
         if (!gnuplot) {
                 fprintf(stderr, "rcuboost: gnuplot not found: no plots drawn (install it, e.g. apt-get "
-                        "install gnuplot-nox); the numbers are in %s/comparison.tsv\n", out);
-        } else {
-                struct plotter pl = {
-                        .dir = out, .format = format ? format : "png", .scenario = sc->name,
-                        .progress = !quiet && isatty(STDERR_FILENO),
-                };
-
-                compare_draw_all(&pl, prs, np, sc->memory_limit_bytes);
-                if (pl.progress)
-                        fputs("\r\033[K", stderr);
-                if (cli_interrupt_status()) {
-                        fprintf(stderr, "rcuboost: interrupted while plotting: %d plots drawn, %d not (the runs "
-                                "and tables are whole)\n", pl.drawn, pl.skipped + pl.failed);
-                        results_free(prs, np);
-                        return cli_interrupt_status();
-                }
-                if (pl.failed && status == EXIT_OK)
-                        status = EXIT_FAILED;
-                if (!quiet)
-                        printf("\n%d plots in %s/ (templates in %s/plots/); tables in %s/comparison.md\n",
-                               pl.drawn, out, out, out);
+                        "install gnuplot-nox); the numbers are in %s/comparison.tsv\n", c->out);
+                return status;
         }
-        results_free(prs, np);
+        compare_draw_all(&pl, c->prs, c->np, c->sc->memory_limit_bytes);
+        if (pl.progress)
+                fputs("\r\033[K", stderr);
+        if (cli_interrupt_status()) {
+                fprintf(stderr, "rcuboost: interrupted while plotting: %d plots drawn, %d not (the runs "
+                        "and tables are whole)\n", pl.drawn, pl.skipped + pl.failed);
+                return cli_interrupt_status();
+        }
+        if (pl.failed && status == EXIT_OK)
+                status = EXIT_FAILED;
+        if (!c->o.quiet)
+                printf("\n%d plots in %s/ (templates in %s/plots/); tables in %s/comparison.md\n",
+                       pl.drawn, c->out, c->out, c->out);
+        return status;
+}
+
+/* Read the options and the scenario, check every policy and --real run,
+ * claim DIR, run the jobs, then write the tables and draw the plots. */
+int cli_compare(int argc, char **argv)
+{
+        struct compare_run c = {
+                .o = { .nthreads = (gint)MIN(g_get_num_processors(), 64), .nseeds = COMPARE_DEFAULT_SEEDS },
+                .overrides = g_ptr_array_new_with_free_func(g_free),
+                .names = g_ptr_array_new(),
+                .real_reports = g_ptr_array_new_with_free_func((GDestroyNotify)report_free),
+        };
+        g_autoptr(GOptionContext) ctx = options_context(&c.o);
+        int status = EXIT_OK;
+        GError *e = NULL;
+
+        if (!cli_parse_options(ctx, &argc, &argv, &status) || (status = options_checked(ctx, &c, argc)) >= 0 ||
+            (status = scenario_read(ctx, &c, argc, argv)) >= 0 || (status = policies_checked(&c)) >= 0 ||
+            (c.o.real_dir && (status = real_runs_read(&c)) >= 0))
+                goto out;
+        /* Held until the process ends: one compare at a time in DIR. */
+        if (prepare_out(c.out, c.names, c.first_seed, c.o.nseeds, c.o.real_dir != NULL, &e) < 0) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                status = cli_error_status(e);
+                g_error_free(e);
+                goto out;
+        }
+        if ((status = jobs_made(&c)) >= 0)
+                goto out;
+        if (!c.o.quiet)
+                runs_announced(&c);
+        jobs_run(&c);
+        status = jobs_status(&c);
+        compare_jobs_free(c.jobs, (guint)c.njobs);
+        c.jobs = NULL;
+        if (cli_interrupt_status()) {
+                fprintf(stderr, "rcuboost: interrupted: no comparison written; a run it stopped is marked "
+                        "\"complete\": false\n");
+                status = cli_interrupt_status();
+                goto out;
+        }
+        if (c.real_runs)
+                real_results_added(&c);
+        status = tables_written(&c) ? plots_drawn(&c, status) : EXIT_FAILED;
+out:
+        compare_run_clear(&c);
         return status;
 }

@@ -664,43 +664,76 @@ static gboolean parse_axis(const char *spec, struct axis *ax, GError **error)
         return TRUE;
 }
 
-int cli_sweep(int argc, char **argv)
+/* What the command line asked for. */
+struct sweep_opts {
+        char **vary;
+        char **sets;
+        char *policies;
+        char *out;
+        char *seed;
+        char *metric;
+        char *emit;
+        gboolean merge;
+        gint seeds;
+        gint jobs;
+        gint only;
+        gboolean quiet;
+};
+
+static void sweep_opts_clear(struct sweep_opts *o)
 {
-        g_auto(GStrv) vary = NULL;
-        g_auto(GStrv) sets = NULL;
-        g_autofree char *policies = NULL;
-        g_autofree char *out = NULL;
-        g_autofree char *seed = NULL;
-        g_autofree char *metric = NULL;
-        g_autofree char *emit = NULL;
-        gboolean merge = FALSE;
-        gint seeds = 1, jobs = (gint)MIN(g_get_num_processors(), 64), only = -1;
-        gboolean quiet = FALSE;
-        int sweep_lock = -1;
+        g_strfreev(o->vary);
+        g_strfreev(o->sets);
+        g_free(o->policies);
+        g_free(o->out);
+        g_free(o->seed);
+        g_free(o->metric);
+        g_free(o->emit);
+}
+
+static void sweep_clear(struct sweep *sw)
+{
+        for (int a = 0; a < sw->naxes; a++) {
+                g_free(sw->axes[a].key);
+                g_strfreev(sw->axes[a].values);
+        }
+        g_free(sw->axes);
+        if (sw->policies)
+                g_ptr_array_unref(sw->policies);
+        g_free(sw->dir);
+        g_free(sw->metric);
+        g_free(sw->scenario_sha256);
+        g_free(sw->text);
+        if (sw->table)
+                g_string_free(sw->table, TRUE);
+        g_mutex_clear(&sw->lock);
+}
+
+static GOptionContext *options_context(struct sweep_opts *o)
+{
         const GOptionEntry entries[] = {
                 /* no -v: that is --verbose wherever it exists */
-                { "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary,
+                { "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->vary,
                   "A scenario key and its values (repeatable: the cross product is run)", "SECTION.KEY=V1,V2,..." },
-                { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, "Override a scenario key in every run (repeatable)",
+                { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sets, "Override a scenario key in every run (repeatable)",
                   "SECTION.KEY=VALUE" },
-                { "policies", 'p', 0, G_OPTION_ARG_STRING, &policies, "Comma-separated policies (default: all)", "A,B" },
-                { "seeds", 'n', 0, G_OPTION_ARG_INT, &seeds, "Seeds per point: SEED, SEED+1, ... (default 1)", "N" },
-                { "seed", 's', 0, G_OPTION_ARG_STRING, &seed, "First seed (default: the scenario's)", "SEED" },
-                { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Runs in parallel (default: one per CPU)", "J" },
-                { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Output directory (default: out/SCENARIO-sweep)", "DIR" },
-                { "metric", 'm', 0, G_OPTION_ARG_STRING, &metric,
+                { "policies", 'p', 0, G_OPTION_ARG_STRING, &o->policies, "Comma-separated policies (default: all)",
+                  "A,B" },
+                { "seeds", 'n', 0, G_OPTION_ARG_INT, &o->seeds, "Seeds per point: SEED, SEED+1, ... (default 1)", "N" },
+                { "seed", 's', 0, G_OPTION_ARG_STRING, &o->seed, "First seed (default: the scenario's)", "SEED" },
+                { "jobs", 'j', 0, G_OPTION_ARG_INT, &o->jobs, "Runs in parallel (default: one per CPU)", "J" },
+                { "out", 'o', 0, G_OPTION_ARG_FILENAME, &o->out, "Output directory (default: out/SCENARIO-sweep)",
+                  "DIR" },
+                { "metric", 'm', 0, G_OPTION_ARG_STRING, &o->metric,
                   "Metric to plot against the first --vary, named as in [expect] (default gp_max_at_least: the longest grace period, one still pending at the end counted; where a point's runs split into out of memory and not, or a stall and not, that outcome's rate), or an outcome's rate (oom_rate, stall_rate, ...); another one re-plots a finished sweep without running it again", "NAME" },
-                { "emit-jobs", 0, 0, G_OPTION_ARG_FILENAME, &emit,
+                { "emit-jobs", 0, 0, G_OPTION_ARG_FILENAME, &o->emit,
                   "Write the runs as shell commands, one per line, instead of running them", "FILE" },
-                { "merge", 0, 0, G_OPTION_ARG_NONE, &merge, "Build sweep.csv and the plot from DIR/runs/", NULL },
-                { "only", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &only, "Run one run of the sweep (a job)", "ID" },
-                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
+                { "merge", 0, 0, G_OPTION_ARG_NONE, &o->merge, "Build sweep.csv and the plot from DIR/runs/", NULL },
+                { "only", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &o->only, "Run one run of the sweep (a job)", "ID" },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "No progress on stderr", NULL },
                 { NULL },
         };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("SCENARIO - run a scenario over a grid of parameters, policies and seeds");
-        struct sweep sw = { 0 };
-        int status = EXIT_OK;
-        GError *e = NULL;
+        GOptionContext *ctx = g_option_context_new("SCENARIO - run a scenario over a grid of parameters, policies and seeds");
 
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_option_context_set_description(ctx,
@@ -713,345 +746,393 @@ int cli_sweep(int argc, char **argv)
                 "rcuboost sweep SCENARIO <same options> --merge builds the same sweep.csv.\n\n"
                 "Example:\n  rcuboost sweep scenarios/oom.scn --vary policy.booster_period=5ms,10ms,20ms,40ms \\\n"
                 "      --policies booster,booster-8state --seeds 5 -j 2\n\n" CLI_EXIT_HELP);
-        if (!cli_parse_options(ctx, &argc, &argv, &status))
-                return status;
+        return ctx;
+}
+
+/* The arguments, the --vary axes and the policies; -1, or the exit status
+ * (said). */
+static int options_checked(GOptionContext *ctx, struct sweep *sw, const struct sweep_opts *o, int argc, char **argv)
+{
+        int status = EXIT_OK;
+        GError *e = NULL;
+
         if (argc < 2)
                 return cli_usage_error(ctx, "sweep: which scenario? (one file)");
         if (argc > 2)
                 return cli_usage_error(ctx, "sweep: one scenario at a time (got '%s' and '%s'); several values of a "
                                        "key go in one --vary, separated by commas: --vary KEY=V1,V2", argv[1], argv[2]);
-        if (seeds < 1 || seeds > 100000)
+        if (o->seeds < 1 || o->seeds > 100000)
                 return cli_usage_error(ctx, "--seeds: expected 1 or more");
-        if (jobs < 1 || jobs > 1024)
+        if (o->jobs < 1 || o->jobs > 1024)
                 return cli_usage_error(ctx, "--jobs: expected 1 to 1024");
-        sw.scenario = argv[1];
-        sw.sets = sets;
-        sw.seeds = seeds;
-        sw.quiet = quiet;
-        g_mutex_init(&sw.lock);
-        sw.naxes = vary ? (int)g_strv_length(vary) : 0;
-        sw.axes = g_new0(struct axis, MAX(1, sw.naxes));
-        for (int a = 0; a < sw.naxes; a++) {
-                if (!parse_axis(vary[a], &sw.axes[a], &e)) {
+        sw->scenario = argv[1];
+        sw->sets = o->sets;
+        sw->seeds = o->seeds;
+        sw->quiet = o->quiet;
+        sw->naxes = o->vary ? (int)g_strv_length(o->vary) : 0;
+        sw->axes = g_new0(struct axis, MAX(1, sw->naxes));
+        for (int a = 0; a < sw->naxes; a++) {
+                if (!parse_axis(o->vary[a], &sw->axes[a], &e)) {
                         status = cli_usage_error(ctx, "%s", e->message);
                         g_error_free(e);
-                        goto out;
+                        return status;
                 }
                 for (int b = 0; b < a; b++)
-                        if (!g_ascii_strcasecmp(sw.axes[a].key, sw.axes[b].key)) {
-                                status = cli_usage_error(ctx, "--vary %s given twice: give all its values in one "
-                                                         "--vary %s=V1,V2,...", sw.axes[a].key, sw.axes[a].key);
-                                goto out;
-                        }
+                        if (!g_ascii_strcasecmp(sw->axes[a].key, sw->axes[b].key))
+                                return cli_usage_error(ctx, "--vary %s given twice: give all its values in one "
+                                                       "--vary %s=V1,V2,...", sw->axes[a].key, sw->axes[a].key);
         }
-        sw.policies = g_ptr_array_new();
-        if (!cli_parse_policies(ctx, policies, sw.policies, &status))
-                goto out;
+        sw->policies = g_ptr_array_new();
+        if (!cli_parse_policies(ctx, o->policies, sw->policies, &status))
+                return status;
+        return -1;
+}
 
-        /* Check every combination loads before running anything. */
-        {
-                g_autoptr(RcbScenario) sc = scenario_load(sw.scenario, (const char *const *)sets, &e);
+/* The scenario, read once (a file edited during the sweep cannot mix two
+ * scenarios), its first seed and DIR; -1, or the exit status (said). */
+static int scenario_read(GOptionContext *ctx, struct sweep *sw, const struct sweep_opts *o)
+{
+        GError *e = NULL;
+        g_autoptr(RcbScenario) sc = scenario_load(sw->scenario, (const char *const *)o->sets, &e);
+        g_autofree char *sum = NULL;
+        int status;
 
-                if (!sc) {
-                        fprintf(stderr, "rcuboost: %s\n", e->message);
-                        g_error_free(e);
-                        status = EXIT_USAGE;
-                        goto out;
-                }
-                sw.base_seed = sc->seed;
-                if (seed && !cli_parse_seed(seed, &sw.base_seed)) {
-                        status = cli_usage_error(ctx, "--seed: '%s' is not a whole number", seed);
-                        goto out;
-                }
-                if (!out && !output_name_check(sc->name, "the scenario's name", &e)) {
-                        status = cli_usage_error(ctx, "%s: %s (give --out DIR)", sc->path, e->message);
-                        g_error_free(e);
-                        goto out;
-                }
-                sw.dir = out ? g_strdup(out) : g_strdup_printf("out/%s-sweep", sc->name);
-                sw.scenario_sha256 = g_strdup(sc->sha256);
-                /* read once: a file edited during the sweep cannot mix two scenarios */
-                g_autofree char *sum = NULL;
-
-                if (g_file_get_contents(sw.scenario, &sw.text, NULL, NULL))
-                        sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, sw.text, -1);
-                if (!sum || strcmp(sum, sc->sha256) != 0) {
-                        fprintf(stderr, "rcuboost: %s changed while it was read: run the sweep again\n",
-                                sw.scenario);
-                        status = EXIT_USAGE;
-                        goto out;
-                }
+        if (!sc) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                return EXIT_USAGE;
         }
-        {
-                /* counted wide: 2^32 runs must not read as 0 */
-                double runs = (double)sw.policies->len * sw.seeds;
-
-                for (int a = 0; a < sw.naxes; a++)
-                        runs *= sw.axes[a].n;
-                if (runs > SWEEP_MAX_RUNS) {
-                        status = cli_usage_error(ctx, "%.0f runs (policies x seeds x every --vary value) is more "
-                                                 "than a sweep holds (%d): split it", runs, SWEEP_MAX_RUNS);
-                        goto out;
-                }
-                sw.nruns = (int)runs;
-                if (sw.nruns >= SWEEP_ANNOUNCE_RUNS && !quiet && !emit && only < 0)
-                        fprintf(stderr, "rcuboost: sweep: %d runs (%u policies x %d seeds x the --vary values)\n",
-                                sw.nruns, sw.policies->len, sw.seeds);
+        sw->base_seed = sc->seed;
+        if (o->seed && !cli_parse_seed(o->seed, &sw->base_seed))
+                return cli_usage_error(ctx, "--seed: '%s' is not a whole number", o->seed);
+        if (!o->out && !output_name_check(sc->name, "the scenario's name", &e)) {
+                status = cli_usage_error(ctx, "%s: %s (give --out DIR)", sc->path, e->message);
+                g_error_free(e);
+                return status;
         }
-        for (int combo = 0; combo < sw.nruns; combo += (int)sw.policies->len * sw.seeds) {
-                int vidx[sw.naxes + 1];
+        sw->dir = o->out ? g_strdup(o->out) : g_strdup_printf("out/%s-sweep", sc->name);
+        sw->scenario_sha256 = g_strdup(sc->sha256);
+        if (g_file_get_contents(sw->scenario, &sw->text, NULL, NULL))
+                sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, sw->text, -1);
+        if (!sum || strcmp(sum, sc->sha256) != 0) {
+                fprintf(stderr, "rcuboost: %s changed while it was read: run the sweep again\n", sw->scenario);
+                return EXIT_USAGE;
+        }
+        return -1;
+}
+
+/* How many runs (counted wide: 2^32 runs must not read as 0); -1, or the
+ * exit status (said). */
+static int runs_counted(GOptionContext *ctx, struct sweep *sw, const struct sweep_opts *o)
+{
+        double runs = (double)sw->policies->len * sw->seeds;
+
+        for (int a = 0; a < sw->naxes; a++)
+                runs *= sw->axes[a].n;
+        if (runs > SWEEP_MAX_RUNS)
+                return cli_usage_error(ctx, "%.0f runs (policies x seeds x every --vary value) is more "
+                                       "than a sweep holds (%d): split it", runs, SWEEP_MAX_RUNS);
+        sw->nruns = (int)runs;
+        if (sw->nruns >= SWEEP_ANNOUNCE_RUNS && !o->quiet && !o->emit && o->only < 0)
+                fprintf(stderr, "rcuboost: sweep: %d runs (%u policies x %d seeds x the --vary values)\n",
+                        sw->nruns, sw->policies->len, sw->seeds);
+        return -1;
+}
+
+/* Every combination of the axes loads, and every policy can run it,
+ * before anything runs; -1, or the exit status (said). */
+static int grid_checked(struct sweep *sw)
+{
+        GError *e = NULL;
+
+        for (int combo = 0; combo < sw->nruns; combo += (int)sw->policies->len * sw->seeds) {
+                int vidx[sw->naxes + 1];
                 const char *pol;
                 uint64_t s;
                 g_auto(GStrv) over = NULL;
                 g_autoptr(RcbScenario) sc = NULL;
+                const char *msg;
 
-                coordinates(&sw, combo, vidx, &pol, &s);
-                over = overrides_for(&sw, vidx);
-                sc = scenario_load_data(sw.text, sw.scenario, (const char *const *)over, &e);
-                for (guint p = 0; sc && p < sw.policies->len; p++)
-                        if (!sim_check(sc, sw.policies->pdata[p], &e))
+                coordinates(sw, combo, vidx, &pol, &s);
+                over = overrides_for(sw, vidx);
+                sc = scenario_load_data(sw->text, sw->scenario, (const char *const *)over, &e);
+                for (guint p = 0; sc && p < sw->policies->len; p++)
+                        if (!sim_check(sc, sw->policies->pdata[p], &e))
                                 g_clear_pointer(&sc, scenario_free);
-                if (!sc) {
-                        /* an axis's value is applied as an override: name the option the user gave */
-                        const char *msg = e->message;
+                if (sc)
+                        continue;
+                /* an axis's value is applied as an override: name the option the user gave */
+                msg = e->message;
+                for (int a = 0; a < sw->naxes; a++) {
+                        size_t n = strlen(sw->axes[a].key);
 
-                        for (int a = 0; a < sw.naxes; a++) {
-                                size_t n = strlen(sw.axes[a].key);
-
-                                if (g_str_has_prefix(msg, "--set ") && !g_ascii_strncasecmp(msg + 6, sw.axes[a].key, n) &&
-                                    (msg[6 + n] == ':' || msg[6 + n] == ' ')) {
-                                        fprintf(stderr, "rcuboost: --vary %s\n", msg + 6);
-                                        msg = NULL;
-                                        break;
-                                }
-                        }
-                        if (msg)
-                                fprintf(stderr, "rcuboost: %s\n", msg);
-                        g_error_free(e);
-                        status = EXIT_USAGE;
-                        goto out;
-                }
-        }
-
-        /* What the scenario and each policy's runs need to be told (a 2007 policy
-         * on Tree RCU, an [rcu] key no policy reads), once, before the sweep
-         * runs; not by its --only jobs, which run side by side. */
-        if (only < 0 && !emit) {
-                /* with each --vary key at its first value: a key no policy reads is said
-                 * before the sweep runs, not seen as a flat curve after it (#59) */
-                g_autoptr(GPtrArray) with_axes = g_ptr_array_new_with_free_func(g_free);
-                g_autoptr(GPtrArray) varied = g_ptr_array_new();
-
-                for (char **x = sets; x && *x; x++)
-                        g_ptr_array_add(with_axes, g_strdup(*x));
-                for (int a = 0; a < sw.naxes; a++) {
-                        g_ptr_array_add(with_axes, g_strdup_printf("%s=%s", sw.axes[a].key, sw.axes[a].values[0]));
-                        g_ptr_array_add(varied, sw.axes[a].key);
-                }
-                g_ptr_array_add(with_axes, NULL);
-                g_ptr_array_add(varied, NULL);
-                g_autoptr(RcbScenario) sc = scenario_load_data(sw.text, sw.scenario,
-                                                               (const char *const *)with_axes->pdata, NULL);
-                struct sim *sims[sw.policies->len + 1];
-                guint made = 0;
-
-                for (guint p = 0; sc && p < sw.policies->len; p++) {
-                        struct sim *sim = sim_new(sc, &(struct sim_options){ .policy = sw.policies->pdata[p] }, NULL);
-
-                        if (sim) {
-                                cli_print_warnings(made == 0 ? sc : NULL, sim);
-                                sims[made++] = sim;
+                        if (g_str_has_prefix(msg, "--set ") && !g_ascii_strncasecmp(msg + 6, sw->axes[a].key, n) &&
+                            (msg[6 + n] == ':' || msg[6 + n] == ' ')) {
+                                fprintf(stderr, "rcuboost: --vary %s\n", msg + 6);
+                                msg = NULL;
+                                break;
                         }
                 }
-                if (made)
-                        cli_warn_unused_rcu_keys(sc, sims, (int)made, (const char *const *)varied->pdata);
-                for (guint p = 0; p < made; p++)
-                        sim_free(sims[p]);
-        }
-
-        /* The metric, as [expect] names it, must be in every policy's summary;
-         * an outcome's rate (stall_rate) is counted from every row's outcomes. */
-        sw.rate = metric ? verdict_rate_of(metric) : -1;
-        sw.metric_given = metric != NULL;
-        if (sw.rate >= 0) {
-                sw.metric = g_strdup(metric);
-                sw.metric_column = FALSE;
-        } else {
-                g_autoptr(RcbScenario) sc = scenario_load_data(sw.text, sw.scenario, (const char *const *)sets, &e);
-
-                for (guint p = 0; sc && p < sw.policies->len; p++) {
-                        g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = sw.policies->pdata[p] }, &e);
-                        g_autoptr(RcbReport) r = sim ? sim_build_report(sim) : NULL;
-                        const char *key = r ? expect_resolve_name(metric ? metric : SWEEP_DEFAULT_METRIC, r) : NULL;
-
-                        if (!sim) {
-                                fprintf(stderr, "rcuboost: %s\n", e->message);
-                                g_clear_error(&e);
-                                status = EXIT_USAGE;
-                                goto out;
-                        }
-                        if (!key || (sw.metric && strcmp(key, sw.metric) != 0)) {
-                                g_autofree char *near = expect_suggest(metric, r);
-
-                                status = cli_usage_error(ctx, "--metric: no metric '%s' in the summary of policy %s%s%s%s",
-                                                         metric ? metric : SWEEP_DEFAULT_METRIC, (char *)sw.policies->pdata[p],
-                                                         near ? " (did you mean " : " (docs/outputs.md lists them)",
-                                                         near ? near : "", near ? "?)" : "");
-                                goto out;
-                        }
-                        if (!sw.metric)
-                                sw.metric = g_strdup(key);
-                }
-                sw.metric_column = TRUE;
-                for (int m = 0; m < HEADLINE_COUNT; m++)
-                        if (!strcmp(headline[m].key, sw.metric))
-                                sw.metric_column = FALSE;
-        }
-
-        /* Somebody else's directory is refused untouched; a whole sweep
-         * (not one of its --only jobs, which run side by side) holds the
-         * directory to the end, so two sweeps never write one sweep.csv. */
-        if (!output_dir_adopt(sw.dir, "sweep", sweep_output_names, &e) ||
-            (!emit && only < 0 && (sweep_lock = output_dir_lock(sw.dir, &e)) < 0)) {
-                fprintf(stderr, "rcuboost: %s\n", e->message);
+                if (msg)
+                        fprintf(stderr, "rcuboost: %s\n", msg);
                 g_error_free(e);
-                status = EXIT_USAGE;
-                goto out;
+                return EXIT_USAGE;
         }
-        if (!emit && !check_grid(&sw, !merge, &e)) {
-                fprintf(stderr, "rcuboost: %s\n", e->message);
-                g_error_free(e);
-                status = EXIT_USAGE;
-                goto out;
-        }
-        if (only >= 0) {
-                if (only >= sw.nruns) {
-                        status = cli_usage_error(ctx, "--only: run %d does not exist (0..%d)", only, sw.nruns - 1);
-                        goto out;
-                }
-                status = run_one(&sw, only) ? EXIT_OK : EXIT_FAILED;
-                goto out;
-        }
-        if (emit) {
-                g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
-                g_autofree char *abs_scn = g_canonicalize_filename(sw.scenario, NULL);
-                g_autofree char *abs_dir = g_canonicalize_filename(sw.dir, NULL);
-                g_autofree char *emit_dir = g_path_get_dirname(emit);
-                g_autofree char *emit_name = g_path_get_basename(emit);
-                GString *common = g_string_new(NULL);
-                struct outfile *o = outfile_open(emit_dir, emit_name, &e);
-                FILE *f;
+        return -1;
+}
 
-                if (!o) {
+/* What the scenario and each policy's runs need to be told (a 2007 policy
+ * on Tree RCU, an [rcu] key no policy reads), once, before the sweep runs;
+ * with each --vary key at its first value, so that a key no policy reads is
+ * said before the sweep runs, not seen as a flat curve after it (#59). */
+static void warnings_said(const struct sweep *sw)
+{
+        g_autoptr(GPtrArray) with_axes = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GPtrArray) varied = g_ptr_array_new();
+        g_autoptr(RcbScenario) sc = NULL;
+        struct sim *sims[sw->policies->len + 1];
+        guint made = 0;
+
+        for (char **x = sw->sets; x && *x; x++)
+                g_ptr_array_add(with_axes, g_strdup(*x));
+        for (int a = 0; a < sw->naxes; a++) {
+                g_ptr_array_add(with_axes, g_strdup_printf("%s=%s", sw->axes[a].key, sw->axes[a].values[0]));
+                g_ptr_array_add(varied, sw->axes[a].key);
+        }
+        g_ptr_array_add(with_axes, NULL);
+        g_ptr_array_add(varied, NULL);
+        sc = scenario_load_data(sw->text, sw->scenario, (const char *const *)with_axes->pdata, NULL);
+        for (guint p = 0; sc && p < sw->policies->len; p++) {
+                struct sim *sim = sim_new(sc, &(struct sim_options){ .policy = sw->policies->pdata[p] }, NULL);
+
+                if (sim) {
+                        cli_print_warnings(made == 0 ? sc : NULL, sim);
+                        sims[made++] = sim;
+                }
+        }
+        if (made)
+                cli_warn_unused_rcu_keys(sc, sims, (int)made, (const char *const *)varied->pdata);
+        for (guint p = 0; p < made; p++)
+                sim_free(sims[p]);
+}
+
+/* The metric, as [expect] names it, must be in every policy's summary; an
+ * outcome's rate (stall_rate) is counted from every row's outcomes.  -1,
+ * or the exit status (said). */
+static int metric_chosen(GOptionContext *ctx, struct sweep *sw, const char *metric)
+{
+        GError *e = NULL;
+        g_autoptr(RcbScenario) sc = NULL;
+
+        sw->rate = metric ? verdict_rate_of(metric) : -1;
+        sw->metric_given = metric != NULL;
+        if (sw->rate >= 0) {
+                sw->metric = g_strdup(metric);
+                sw->metric_column = FALSE;
+                return -1;
+        }
+        sc = scenario_load_data(sw->text, sw->scenario, (const char *const *)sw->sets, &e);
+        for (guint p = 0; sc && p < sw->policies->len; p++) {
+                g_autoptr(RcbSim) sim = sim_new(sc, &(struct sim_options){ .policy = sw->policies->pdata[p] }, &e);
+                g_autoptr(RcbReport) r = sim ? sim_build_report(sim) : NULL;
+                const char *key = r ? expect_resolve_name(metric ? metric : SWEEP_DEFAULT_METRIC, r) : NULL;
+
+                if (!sim) {
                         fprintf(stderr, "rcuboost: %s\n", e->message);
-                        g_error_free(e);
-                        g_string_free(common, TRUE);
-                        status = EXIT_FAILED;
-                        goto out;
+                        g_clear_error(&e);
+                        return EXIT_USAGE;
                 }
-                f = outfile_stream(o);
-                for (int a = 0; a < sw.naxes; a++) {
-                        g_autofree char *q = g_shell_quote(vary[a]);
+                if (!key || (sw->metric && strcmp(key, sw->metric) != 0)) {
+                        g_autofree char *near = expect_suggest(metric, r);
 
-                        g_string_append_printf(common, " --vary %s", q);
+                        return cli_usage_error(ctx, "--metric: no metric '%s' in the summary of policy %s%s%s%s",
+                                               metric ? metric : SWEEP_DEFAULT_METRIC, (char *)sw->policies->pdata[p],
+                                               near ? " (did you mean " : " (docs/outputs.md lists them)",
+                                               near ? near : "", near ? "?)" : "");
                 }
-                for (char **set = sets; set && *set; set++) {
-                        g_autofree char *q = g_shell_quote(*set);
-
-                        g_string_append_printf(common, " --set %s", q);
-                }
-                if (policies) {
-                        /* a module by its absolute path: the jobs run from anywhere */
-                        g_auto(GStrv) parts = g_strsplit(policies, ",", -1);
-                        g_autofree char *list = NULL;
-                        g_autofree char *q = NULL;
-
-                        for (char **p = parts; *p; p++)
-                                if (policy_is_module_path(g_strstrip(*p))) {
-                                        char *abs = g_canonicalize_filename(*p, NULL);
-
-                                        g_free(*p);
-                                        *p = abs;
-                                }
-                        list = g_strjoinv(",", parts);
-                        q = g_shell_quote(list);
-
-                        g_string_append_printf(common, " --policies %s", q);
-                }
-                if (metric) {   /* the jobs' rows carry its column */
-                        g_autofree char *q = g_shell_quote(metric);
-
-                        g_string_append_printf(common, " --metric %s", q);
-                }
-                g_string_append_printf(common, " --seeds %d --seed %" G_GUINT64_FORMAT, sw.seeds, sw.base_seed);
-                {
-                        g_autofree char *qs = g_shell_quote(self);
-                        g_autofree char *qscn = g_shell_quote(abs_scn);
-                        g_autofree char *qdir = g_shell_quote(abs_dir);
-
-                        for (int id = 0; id < sw.nruns; id++)
-                                fprintf(f, "%s sweep %s%s --out %s --quiet --only %d\n", qs, qscn, common->str,
-                                        qdir, id);
-                }
-                g_string_free(common, TRUE);
-                /* every write checked: a full disk is a failure, not a cut line */
-                if (!outfile_commit(o, &e)) {
-                        fprintf(stderr, "rcuboost: %s\n", e->message);
-                        g_error_free(e);
-                        status = EXIT_FAILED;
-                        goto out;
-                }
-                if (!quiet)
-                        printf("%d jobs in %s; then: rcuboost sweep ... --merge --out %s\n", sw.nruns, emit, sw.dir);
-                goto out;
+                if (!sw->metric)
+                        sw->metric = g_strdup(key);
         }
-        if (!merge) {
-                GThreadPool *pool = g_thread_pool_new(pool_job, &sw, jobs, TRUE, NULL);
+        sw->metric_column = TRUE;
+        for (int m = 0; m < HEADLINE_COUNT; m++)
+                if (!strcmp(headline[m].key, sw->metric))
+                        sw->metric_column = FALSE;
+        return -1;
+}
 
-                for (int id = 0; id < sw.nruns; id++)
-                        g_thread_pool_push(pool, GINT_TO_POINTER(id + 1), NULL);
-                g_thread_pool_free(pool, FALSE, TRUE);
-                if (!quiet && isatty(STDERR_FILENO))
-                        fputc('\n', stderr);
-                if (cli_interrupt_status()) {
-                        fprintf(stderr, "rcuboost: sweep interrupted after %d of %d runs; run the same "
-                                "command again to finish it\n", sw.done - sw.failed, sw.nruns);
-                        status = cli_interrupt_status();
-                        goto out;
-                }
-                if (sw.failed)
-                        status = EXIT_FAILED;
-        }
-        if (!write_csv(&sw, &e)) {
+/* Somebody else's directory is refused untouched; a whole sweep (not one of
+ * its --only jobs, which run side by side) holds the directory to the end
+ * (*@lock), so two sweeps never write one sweep.csv.  -1, or the exit
+ * status (said). */
+static int dir_held(struct sweep *sw, const struct sweep_opts *o, int *lock)
+{
+        GError *e = NULL;
+
+        if (!output_dir_adopt(sw->dir, "sweep", sweep_output_names, &e) ||
+            (!o->emit && o->only < 0 && (*lock = output_dir_lock(sw->dir, &e)) < 0) ||
+            (!o->emit && !check_grid(sw, !o->merge, &e))) {
                 fprintf(stderr, "rcuboost: %s\n", e->message);
                 g_error_free(e);
-                status = EXIT_FAILED;
+                return EXIT_USAGE;
+        }
+        return -1;
+}
+
+/* The options every emitted job repeats: a module by its absolute path, so
+ * that the jobs run from anywhere. */
+static void jobs_common_options(GString *common, const struct sweep *sw, const struct sweep_opts *o)
+{
+        for (int a = 0; a < sw->naxes; a++) {
+                g_autofree char *q = g_shell_quote(o->vary[a]);
+
+                g_string_append_printf(common, " --vary %s", q);
+        }
+        for (char **set = o->sets; set && *set; set++) {
+                g_autofree char *q = g_shell_quote(*set);
+
+                g_string_append_printf(common, " --set %s", q);
+        }
+        if (o->policies) {
+                g_auto(GStrv) parts = g_strsplit(o->policies, ",", -1);
+                g_autofree char *list = NULL;
+                g_autofree char *q = NULL;
+
+                for (char **p = parts; *p; p++)
+                        if (policy_is_module_path(g_strstrip(*p))) {
+                                char *abs = g_canonicalize_filename(*p, NULL);
+
+                                g_free(*p);
+                                *p = abs;
+                        }
+                list = g_strjoinv(",", parts);
+                q = g_shell_quote(list);
+                g_string_append_printf(common, " --policies %s", q);
+        }
+        if (o->metric) {        /* the jobs' rows carry its column */
+                g_autofree char *q = g_shell_quote(o->metric);
+
+                g_string_append_printf(common, " --metric %s", q);
+        }
+        g_string_append_printf(common, " --seeds %d --seed %" G_GUINT64_FORMAT, sw->seeds, sw->base_seed);
+}
+
+/* --emit-jobs FILE: one command per run, written whole or not at all; the
+ * exit status. */
+static int jobs_emitted(const struct sweep *sw, const struct sweep_opts *o)
+{
+        g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+        g_autofree char *qs = g_shell_quote(self);
+        g_autofree char *abs_scn = g_canonicalize_filename(sw->scenario, NULL);
+        g_autofree char *qscn = g_shell_quote(abs_scn);
+        g_autofree char *abs_dir = g_canonicalize_filename(sw->dir, NULL);
+        g_autofree char *qdir = g_shell_quote(abs_dir);
+        g_autofree char *emit_dir = g_path_get_dirname(o->emit);
+        g_autofree char *emit_name = g_path_get_basename(o->emit);
+        g_autoptr(GString) common = g_string_new(NULL);
+        GError *e = NULL;
+        struct outfile *f = outfile_open(emit_dir, emit_name, &e);
+
+        if (!f) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                return EXIT_FAILED;
+        }
+        jobs_common_options(common, sw, o);
+        for (int id = 0; id < sw->nruns; id++)
+                fprintf(outfile_stream(f), "%s sweep %s%s --out %s --quiet --only %d\n", qs, qscn, common->str,
+                        qdir, id);
+        /* every write checked: a full disk is a failure, not a cut line */
+        if (!outfile_commit(f, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                return EXIT_FAILED;
+        }
+        if (!o->quiet)
+                printf("%d jobs in %s; then: rcuboost sweep ... --merge --out %s\n", sw->nruns, o->emit, sw->dir);
+        return EXIT_OK;
+}
+
+/* Every run not finished before, @jobs at a time; -1, or the exit status
+ * (said) when interrupted. */
+static int runs_run(struct sweep *sw, int jobs)
+{
+        GThreadPool *pool = g_thread_pool_new(pool_job, sw, jobs, TRUE, NULL);
+
+        for (int id = 0; id < sw->nruns; id++)
+                g_thread_pool_push(pool, GINT_TO_POINTER(id + 1), NULL);
+        g_thread_pool_free(pool, FALSE, TRUE);
+        if (!sw->quiet && isatty(STDERR_FILENO))
+                fputc('\n', stderr);
+        if (!cli_interrupt_status())
+                return -1;
+        fprintf(stderr, "rcuboost: sweep interrupted after %d of %d runs; run the same "
+                "command again to finish it\n", sw->done - sw->failed, sw->nruns);
+        return cli_interrupt_status();
+}
+
+/* sweep.csv from the runs' rows, the plot and its table; the exit status
+ * @status becomes. */
+static int results_written(struct sweep *sw, int status)
+{
+        GError *e = NULL;
+        gboolean drawn;
+
+        if (!write_csv(sw, &e)) {
+                fprintf(stderr, "rcuboost: %s\n", e->message);
+                g_error_free(e);
+                return EXIT_FAILED;
+        }
+        sw->table = g_string_new(NULL);
+        drawn = plot_sweep(sw, sw->metric);
+        if (!sw->quiet)
+                fputs(sw->table->str, stdout);
+        if (!sw->quiet && drawn)
+                printf("%d runs: %s/sweep.csv, plot %s/sweep.png\n", sw->nruns, sw->dir, sw->dir);
+        else if (!sw->quiet)
+                printf("%d runs: %s/sweep.csv (no plot)\n", sw->nruns, sw->dir);
+        return status;
+}
+
+/* Read the options and check the whole grid before anything runs; then one
+ * run (--only), the runs as commands (--emit-jobs), or the runs here, and
+ * sweep.csv and its plot from their rows. */
+int cli_sweep(int argc, char **argv)
+{
+        struct sweep_opts o = { .seeds = 1, .jobs = (gint)MIN(g_get_num_processors(), 64), .only = -1 };
+        g_autoptr(GOptionContext) ctx = options_context(&o);
+        struct sweep sw = { 0 };
+        int status = EXIT_OK, sweep_lock = -1;
+
+        g_mutex_init(&sw.lock);
+        if (!cli_parse_options(ctx, &argc, &argv, &status) ||
+            (status = options_checked(ctx, &sw, &o, argc, argv)) >= 0 || (status = scenario_read(ctx, &sw, &o)) >= 0 ||
+            (status = runs_counted(ctx, &sw, &o)) >= 0 || (status = grid_checked(&sw)) >= 0)
+                goto out;
+        if (o.only < 0 && !o.emit)
+                warnings_said(&sw);
+        if ((status = metric_chosen(ctx, &sw, o.metric)) >= 0 || (status = dir_held(&sw, &o, &sweep_lock)) >= 0)
+                goto out;
+        if (o.only >= 0) {
+                if (o.only >= sw.nruns)
+                        status = cli_usage_error(ctx, "--only: run %d does not exist (0..%d)", o.only, sw.nruns - 1);
+                else
+                        status = run_one(&sw, o.only) ? EXIT_OK : EXIT_FAILED;
                 goto out;
         }
-        sw.table = g_string_new(NULL);
-        gboolean drawn = plot_sweep(&sw, sw.metric);
-
-        if (!quiet)
-                fputs(sw.table->str, stdout);
-        if (!quiet && drawn)
-                printf("%d runs: %s/sweep.csv, plot %s/sweep.png\n", sw.nruns, sw.dir, sw.dir);
-        else if (!quiet)
-                printf("%d runs: %s/sweep.csv (no plot)\n", sw.nruns, sw.dir);
+        if (o.emit) {
+                status = jobs_emitted(&sw, &o);
+                goto out;
+        }
+        status = EXIT_OK;
+        if (!o.merge) {
+                if ((status = runs_run(&sw, o.jobs)) >= 0)
+                        goto out;
+                status = sw.failed ? EXIT_FAILED : EXIT_OK;
+        }
+        status = results_written(&sw, status);
 out:
-        for (int a = 0; a < sw.naxes; a++) {
-                g_free(sw.axes[a].key);
-                g_strfreev(sw.axes[a].values);
-        }
-        g_free(sw.axes);
-        if (sw.policies)
-                g_ptr_array_unref(sw.policies);
-        g_free(sw.dir);
-        g_free(sw.metric);
-        g_free(sw.scenario_sha256);
-        g_free(sw.text);
-        if (sw.table)
-                g_string_free(sw.table, TRUE);
-        g_mutex_clear(&sw.lock);
+        sweep_clear(&sw);
+        sweep_opts_clear(&o);
         output_dir_unlock(sweep_lock);
         return status;
 }
