@@ -602,12 +602,12 @@ static void pair_counts(const struct policy_runs *a, const struct policy_runs *b
         }
 }
 
-gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, int np, int64_t thr_ns, GError **error)
+/* comparison.tsv: one row per run, every headline figure. */
+static gboolean write_runs_tsv(const char *dir, const struct policy_runs *prs, int np, GError **error)
 {
         struct outfile *o = outfile_open(dir, "comparison.tsv", error);
         FILE *f;
 
-        /* One row per run, every headline figure. */
         if (!o)
                 return FALSE;
         f = outfile_stream(o);
@@ -631,19 +631,94 @@ gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, in
                         fprintf(f, "\t%d\t%d\n", r->at_least[headline_index("rcu.gp_max_at_least_ns")],
                                 r->at_least[headline_index("callback_latency.max_ns")]);
                 }
-        if (!outfile_commit(o, error))
-                return FALSE;
+        return outfile_commit(o, error);
+}
 
-        /* One row per policy: rates with their intervals, medians and ranges. */
+/* The rates comparison-summary.tsv gives with their intervals, in its order. */
+static const char *const summary_rates[] = { "oom", "stall", "stalled_at_end", "unsafe", "stall_unknown" };
+
+/* comparison-summary.tsv's row of @pr: rates with their intervals, medians
+ * and ranges, RT wake-up latency per class, stall episodes per hour. */
+static void summary_row(FILE *f, const struct policy_runs *pr, const GPtrArray *classes)
+{
+        const int counts[] = { pr->oom, pr->stall, pr->stalled_at_end, pr->unsafe, pr->stall_unknown };
+
+        fprintf(f, "%s\t%s\t%d\t%d", pr->policy, pr->flavour, pr->n, pr->ok);
+        for (size_t k = 0; k < G_N_ELEMENTS(counts); k++) {
+                double lo, hi;
+
+                if (pr->real && !strcmp(summary_rates[k], "unsafe")) {
+                        fputs("\t-\t-\t-", f);       /* not measured on a real kernel */
+                        continue;
+                }
+                verdict_wilson(counts[k], pr->n, &lo, &hi);
+                fprintf(f, "\t%d\t%.6f\t%.6f", counts[k], lo, hi);
+        }
+        /* the median only of runs in one group: where they fall in two far
+         * apart, "-" and the groups in .groups (compare_format_figure()) */
+        for (size_t k = 0; k < G_N_ELEMENTS(spread_keys); k++) {
+                int col = headline_index(spread_keys[k]), members, measured;
+                double v[pr->n], cut;
+                bool al[pr->n];
+                struct verdict_spread sp;
+                double floor = compare_figure_floor(headline[col].kind);
+
+                group_values_of(pr, col, SPLIT_NONE, false, v, al, &members, &measured);
+                verdict_spread(v, al, pr->n, &sp);
+                if (sp.n == 0)
+                        fputs("\t-\t0\t-\t-\t0", f);
+                else if (verdict_two_groups(v, pr->n, floor, &cut))
+                        fprintf(f, "\t-\t0\t%.15g\t%.15g\t%d", sp.min, sp.max, sp.max_at_least);
+                else
+                        fprintf(f, "\t%.15g\t%d\t%.15g\t%.15g\t%d", sp.median, sp.median_at_least, sp.min,
+                                sp.max, sp.max_at_least);
+                tsv_groups(f, floor, v, pr->n, members);
+        }
+        for (guint k = 0; k < classes->len; k++) {
+                double v[pr->n], cut;
+                int measured = 0;
+                struct verdict_spread sp;
+
+                rt_values_of(pr, classes->pdata[k], v);
+                for (int i = 0; i < pr->n; i++)
+                        measured += !isnan(v[i]);
+                verdict_spread(v, NULL, pr->n, &sp);
+                if (sp.n == 0)
+                        fputs("\t-\t-\t-", f);
+                else if (verdict_two_groups(v, pr->n, RT_LATENCY_FLOOR_NS, &cut))
+                        fprintf(f, "\t-\t%.15g\t%.15g", sp.min, sp.max);
+                else
+                        fprintf(f, "\t%.15g\t%.15g\t%.15g", sp.median, sp.min, sp.max);
+                tsv_groups(f, RT_LATENCY_FLOOR_NS, v, pr->n, measured);
+        }
+        if (pr->real || isnan(pr->observed_ns) || pr->observed_ns <= 0) {
+                fputs("\t-\t-\t-\t-\t-", f);
+        } else {
+                double lo, hi, h = pr->observed_ns / 3.6e12;
+
+                verdict_poisson(pr->stall_episodes, &lo, &hi);
+                fprintf(f, "\t%d\t%.9g\t%.6g\t%.6g\t%.6g", pr->stall_episodes, pr->observed_ns / 1e9,
+                        pr->stall_episodes / h, lo / h, hi / h);
+        }
+        if (pr->worst)
+                fprintf(f, "\t%" G_GUINT64_FORMAT "\n", pr->worst->seed);
+        else
+                fputs("\t-\n", f);
+}
+
+/* comparison-summary.tsv: one row per policy. */
+static gboolean write_summary_tsv(const char *dir, const struct policy_runs *prs, int np, GError **error)
+{
+        struct outfile *o;
+        FILE *f;
         g_autoptr(GPtrArray) classes = compare_rt_classes(prs, np);
 
         if (!(o = outfile_open(dir, "comparison-summary.tsv", error)))
                 return FALSE;
         f = outfile_stream(o);
         fputs("policy\trcu.flavour\truns\tok", f);
-        static const char *const rates[] = { "oom", "stall", "stalled_at_end", "unsafe", "stall_unknown" };
-        for (size_t k = 0; k < G_N_ELEMENTS(rates); k++)
-                fprintf(f, "\t%s\t%s_lo\t%s_hi", rates[k], rates[k], rates[k]);
+        for (size_t k = 0; k < G_N_ELEMENTS(summary_rates); k++)
+                fprintf(f, "\t%s\t%s_lo\t%s_hi", summary_rates[k], summary_rates[k], summary_rates[k]);
         for (size_t k = 0; k < G_N_ELEMENTS(spread_keys); k++) {
                 const char *col = headline_column(&headline[headline_index(spread_keys[k])]);
 
@@ -655,76 +730,17 @@ gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, in
                         "\trt_wakeup_max.%s.groups", (char *)classes->pdata[k], (char *)classes->pdata[k],
                         (char *)classes->pdata[k], (char *)classes->pdata[k]);
         fputs("\tstall_episodes\tobserved_s\tstalls_per_hour\tstalls_per_hour_lo\tstalls_per_hour_hi\tworst_seed\n", f);
-        for (int p = 0; p < np; p++) {
-                const struct policy_runs *pr = &prs[p];
-                const int counts[] = { pr->oom, pr->stall, pr->stalled_at_end, pr->unsafe, pr->stall_unknown };
+        for (int p = 0; p < np; p++)
+                summary_row(f, &prs[p], classes);
+        return outfile_commit(o, error);
+}
 
-                fprintf(f, "%s\t%s\t%d\t%d", pr->policy, pr->flavour, pr->n, pr->ok);
-                for (size_t k = 0; k < G_N_ELEMENTS(counts); k++) {
-                        double lo, hi;
+/* comparison-paired.tsv: each policy against each baseline, seed by seed. */
+static gboolean write_paired_tsv(const char *dir, const struct policy_runs *prs, int np, GError **error)
+{
+        struct outfile *o;
+        FILE *f;
 
-                        if (pr->real && !strcmp(rates[k], "unsafe")) {
-                                fputs("\t-\t-\t-", f);       /* not measured on a real kernel */
-                                continue;
-                        }
-                        verdict_wilson(counts[k], pr->n, &lo, &hi);
-                        fprintf(f, "\t%d\t%.6f\t%.6f", counts[k], lo, hi);
-                }
-                /* the median only of runs in one group: where they fall in two far
-                 * apart, "-" and the groups in .groups (compare_format_figure()) */
-                for (size_t k = 0; k < G_N_ELEMENTS(spread_keys); k++) {
-                        int col = headline_index(spread_keys[k]), members, measured;
-                        double v[pr->n], cut;
-                        bool al[pr->n];
-                        struct verdict_spread sp;
-                        double floor = compare_figure_floor(headline[col].kind);
-
-                        group_values_of(pr, col, SPLIT_NONE, false, v, al, &members, &measured);
-                        verdict_spread(v, al, pr->n, &sp);
-                        if (sp.n == 0)
-                                fputs("\t-\t0\t-\t-\t0", f);
-                        else if (verdict_two_groups(v, pr->n, floor, &cut))
-                                fprintf(f, "\t-\t0\t%.15g\t%.15g\t%d", sp.min, sp.max, sp.max_at_least);
-                        else
-                                fprintf(f, "\t%.15g\t%d\t%.15g\t%.15g\t%d", sp.median, sp.median_at_least, sp.min,
-                                        sp.max, sp.max_at_least);
-                        tsv_groups(f, floor, v, pr->n, members);
-                }
-                for (guint k = 0; k < classes->len; k++) {
-                        double v[pr->n], cut;
-                        int measured = 0;
-                        struct verdict_spread sp;
-
-                        rt_values_of(pr, classes->pdata[k], v);
-                        for (int i = 0; i < pr->n; i++)
-                                measured += !isnan(v[i]);
-                        verdict_spread(v, NULL, pr->n, &sp);
-                        if (sp.n == 0)
-                                fputs("\t-\t-\t-", f);
-                        else if (verdict_two_groups(v, pr->n, RT_LATENCY_FLOOR_NS, &cut))
-                                fprintf(f, "\t-\t%.15g\t%.15g", sp.min, sp.max);
-                        else
-                                fprintf(f, "\t%.15g\t%.15g\t%.15g", sp.median, sp.min, sp.max);
-                        tsv_groups(f, RT_LATENCY_FLOOR_NS, v, pr->n, measured);
-                }
-                if (pr->real || isnan(pr->observed_ns) || pr->observed_ns <= 0) {
-                        fputs("\t-\t-\t-\t-\t-", f);
-                } else {
-                        double lo, hi, h = pr->observed_ns / 3.6e12;
-
-                        verdict_poisson(pr->stall_episodes, &lo, &hi);
-                        fprintf(f, "\t%d\t%.9g\t%.6g\t%.6g\t%.6g", pr->stall_episodes, pr->observed_ns / 1e9,
-                                pr->stall_episodes / h, lo / h, hi / h);
-                }
-                if (pr->worst)
-                        fprintf(f, "\t%" G_GUINT64_FORMAT "\n", pr->worst->seed);
-                else
-                        fputs("\t-\n", f);
-        }
-        if (!outfile_commit(o, error))
-                return FALSE;
-
-        /* The paired sign tests. */
         if (!(o = outfile_open(dir, "comparison-paired.tsv", error)))
                 return FALSE;
         f = outfile_stream(o);
@@ -745,10 +761,15 @@ gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, in
                         }
                 }
         }
-        if (!outfile_commit(o, error))
-                return FALSE;
+        return outfile_commit(o, error);
+}
 
-        /* For people: the table over seeds, then the paired comparisons. */
+/* comparison.md, for people: the table over seeds, then the paired comparisons. */
+static gboolean write_markdown(const char *dir, const struct policy_runs *prs, int np, int64_t thr_ns,
+                               GError **error)
+{
+        struct outfile *o;
+        FILE *f;
         struct column_table *t = build_table(prs, np, thr_ns);
 
         if (!(o = outfile_open(dir, "comparison.md", error))) {
@@ -797,6 +818,12 @@ gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, in
                 }
         }
         return outfile_commit(o, error);
+}
+
+gboolean compare_write_tables(const char *dir, const struct policy_runs *prs, int np, int64_t thr_ns, GError **error)
+{
+        return write_runs_tsv(dir, prs, np, error) && write_summary_tsv(dir, prs, np, error) &&
+               write_paired_tsv(dir, prs, np, error) && write_markdown(dir, prs, np, thr_ns, error);
 }
 
 /* The terminal's width: $COLUMNS where the shell exports it, else 160 (#58:

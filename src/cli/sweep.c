@@ -373,10 +373,6 @@ static double axis_number(const char *s, gboolean *numeric)
         return 0;
 }
 
-/* Mean and 95% confidence interval over seeds of @metric, per policy (and
- * per value of the other axes), against the first axis; the runs out of
- * memory and those that failed counted at each point.  FALSE when no plot
- * was drawn (the reason printed). */
 /* The runs of one point (rows @base.. of @lines, @per_point of them): how
  * many did not fail, and how many of those have outcome column @oc set. */
 static void point_outcome(char **lines, int base, int per_point, int oc, int *k, int *n)
@@ -412,59 +408,78 @@ static int split_outcome(const struct sweep *sw, char **lines, const int *oc, in
         return -1;
 }
 
-static gboolean plot_sweep(struct sweep *sw, const char *metric)
-{
-        g_autofree char *csv = g_build_filename(sw->dir, "sweep.csv", NULL);
-        g_autofree char *dat = g_build_filename(sw->dir, "sweep-plot.dat", NULL);
-        g_autofree char *png = g_build_filename(sw->dir, "sweep.png", NULL);
-        g_autofree char *script = g_build_filename(sw->dir, "sweep.gp", NULL);
-        g_autofree char *text = NULL;
-        g_auto(GStrv) lines = NULL;
-        g_auto(GStrv) head = NULL;
-        GString *out = g_string_new(NULL);
-        GString *xtics = g_string_new(NULL);
-        gboolean numeric = TRUE;
-        int col = -1, oom_col = -1, curves = 0, points = 0, npol = (int)sw->policies->len;
-        /* Times in ms and sizes in MiB read better than ns and bytes. */
-        double yscale = g_str_has_suffix(metric, "_ns") ? 1e6 : g_str_has_suffix(metric, "_bytes") ? 1048576.0 : 1;
-        /* "gp_latency.max (ms)": the unit in words, not as a key's _ns */
-        g_autofree char *bare = g_strndup(metric, strlen(metric) - (g_str_has_suffix(metric, "_ns") ? 3 :
-                                                                    g_str_has_suffix(metric, "_bytes") ? 6 : 0));
-        g_autofree char *ylabel = g_strdup_printf("%s%s", bare, yscale == 1e6 ? " (ms)" : yscale > 1 ? " (MiB)" : "");
-        g_autoptr(GString) colours = g_string_new(NULL);
-        g_autoptr(GString) styles = g_string_new(NULL);
-        double xmin = INFINITY, xmax = -INFINITY;
-        int per_point = sw->seeds;
+/* A sweep's plot being made: sweep.csv's rows and columns, what the
+ * y axis shows, and the data file and gnuplot's variables as they grow. */
+struct sweep_plot {
+        char **lines;                   /* sweep.csv: the header, then a row per run in id order */
+        int col;                        /* the metric's column (or the rate's outcome's) */
+        int oom_col;                    /* memory.oom_time_ns's */
+        int oc[VERDICT_OUTCOMES];       /* each outcome's column, or -1 */
+        int rate;                       /* an outcome's rate is plotted (verdict.h), else -1 */
+        double yscale;                  /* ns to ms, bytes to MiB, else 1 */
+        char *bare;                     /* the metric without its unit's suffix */
+        char *ylabel;
+        gboolean numeric;               /* the first axis's values are numbers */
+        double xmin, xmax;
+        int per_point;                  /* runs at one point: the seeds */
+        int nother;                     /* curves: the other axes' values x policies */
+        int points, curves;
+        GString *dat;                   /* sweep-plot.dat */
+        GString *xtics, *colours, *styles;
+};
 
-        int rate = sw->rate, oc[VERDICT_OUTCOMES];
+static void sweep_plot_clear(struct sweep_plot *sp)
+{
+        g_strfreev(sp->lines);
+        g_free(sp->bare);
+        g_free(sp->ylabel);
+        g_string_free(sp->dat, TRUE);
+        g_string_free(sp->xtics, TRUE);
+        g_string_free(sp->colours, TRUE);
+        g_string_free(sp->styles, TRUE);
+}
+
+/* The metric's column, the outcomes' and the y axis's unit. */
+static void columns_found(struct sweep_plot *sp, const struct sweep *sw, const char *metric)
+{
         const char *column = metric;
+        g_auto(GStrv) head = g_strsplit(sp->lines[0], ",", -1);
 
         for (int m = 0; m < HEADLINE_COUNT; m++)        /* a headline key's column may be named apart */
                 if (!strcmp(headline[m].key, metric))
                         column = headline_column(&headline[m]);
-        if (!g_file_get_contents(csv, &text, NULL, NULL)) {
-                g_string_free(out, TRUE);
-                g_string_free(xtics, TRUE);
-                return FALSE;
-        }
-        lines = g_strsplit(text, "\n", -1);
-        head = g_strsplit(lines[0], ",", -1);
+        sp->col = sp->oom_col = -1;
         for (int o = 0; o < VERDICT_OUTCOMES; o++)
-                oc[o] = -1;
+                sp->oc[o] = -1;
         for (int i = 0; head[i]; i++) {
                 if (!strcmp(head[i], column))
-                        col = i;
+                        sp->col = i;
                 if (!strcmp(head[i], "memory.oom_time_ns"))
-                        oom_col = i;
+                        sp->oom_col = i;
                 for (int o = 0; o < VERDICT_OUTCOMES; o++)
                         if (!strcmp(head[i], verdict_outcome_name(o)))
-                                oc[o] = i;
+                                sp->oc[o] = i;
         }
-        if (sw->naxes > 0 && rate < 0) {
-                int split = split_outcome(sw, lines, oc, sw->nruns / sw->axes[0].n / per_point, per_point);
+        /* Times in ms and sizes in MiB read better than ns and bytes; "gp_latency.max
+         * (ms)": the unit in words, not as a key's _ns */
+        sp->yscale = g_str_has_suffix(metric, "_ns") ? 1e6 : g_str_has_suffix(metric, "_bytes") ? 1048576.0 : 1;
+        sp->bare = g_strndup(metric, strlen(metric) - (g_str_has_suffix(metric, "_ns") ? 3 :
+                                                       g_str_has_suffix(metric, "_bytes") ? 6 : 0));
+        sp->ylabel = g_strdup_printf("%s%s", sp->bare, sp->yscale == 1e6 ? " (ms)" : sp->yscale > 1 ? " (MiB)" : "");
+        sp->rate = sw->rate;
+}
+
+/* Where a point's runs split into two outcomes and no --metric was given,
+ * the outcome's rate is plotted rather than a mean over both; said either
+ * way. */
+static void rate_chosen(struct sweep_plot *sp, const struct sweep *sw, const char *metric)
+{
+        if (sw->naxes > 0 && sp->rate < 0) {
+                int split = split_outcome(sw, sp->lines, sp->oc, sw->nruns / sw->axes[0].n / sp->per_point,
+                                          sp->per_point);
 
                 if (split >= 0 && !sw->metric_given) {
-                        rate = split;
+                        sp->rate = split;
                         fprintf(stderr, "rcuboost: sweep: the runs of a point split into %s and not: plotting "
                                 "%s_rate, not a mean of %s over both (--metric %s plots the mean all the same)\n",
                                 split == VERDICT_OOM ? "out of memory" : "a stall", verdict_outcome_name(split),
@@ -476,154 +491,183 @@ static gboolean plot_sweep(struct sweep *sw, const char *metric)
                                 verdict_outcome_name(split));
                 }
         }
-        if (rate >= 0) {
-                col = oc[rate];
-                yscale = 1;
-                g_free(bare);
-                bare = g_strdup_printf("%s_rate", verdict_outcome_name(rate));
-                g_free(ylabel);
-                ylabel = g_strdup_printf("%s rate (fraction of the seeds)", verdict_outcome_name(rate));
+        if (sp->rate >= 0) {
+                sp->col = sp->oc[sp->rate];
+                sp->yscale = 1;
+                g_free(sp->bare);
+                sp->bare = g_strdup_printf("%s_rate", verdict_outcome_name(sp->rate));
+                g_free(sp->ylabel);
+                sp->ylabel = g_strdup_printf("%s rate (fraction of the seeds)", verdict_outcome_name(sp->rate));
         }
-        if (col < 0 || sw->naxes == 0) {
+}
+
+/* Curve @c's point at the first axis's value @v: a line of the data file
+ * and of the table. */
+static void point_added(struct sweep_plot *sp, struct sweep *sw, int c, int v, const char *curve)
+{
+        double vals[sp->per_point];
+        int base = 1 + (v * sp->nother + c) * sp->per_point;
+        double mean, sd, half = 0, x;
+        int n = 0, oom = 0, failed = 0;
+
+        for (int s = 0; s < sp->per_point; s++) {
+                g_auto(GStrv) f = g_strsplit(sp->lines[base + s], ",", -1);
+
+                /* a run that failed measured nothing to average */
+                if (strcmp(f[3], "failed") == 0) {
+                        failed++;
+                        continue;
+                }
+                oom += sp->oom_col >= 0 && strcmp(f[sp->oom_col], "-") && g_ascii_strtod(f[sp->oom_col], NULL) >= 0;
+                if (strcmp(f[sp->col], "-") != 0)       /* runs with no value add no point */
+                        vals[n++] = g_ascii_strtod(f[sp->col], NULL) / sp->yscale;
+        }
+        x = sp->numeric ? axis_number(sw->axes[0].values[v], &sp->numeric) : v;
+        if (sp->rate >= 0 && n > 0) {
+                /* the rate with its Wilson interval, over the runs that did not fail */
+                int k, m;
+                double lo, hi;
+
+                point_outcome(sp->lines, base, sp->per_point, sp->col, &k, &m);
+                verdict_wilson(k, m, &lo, &hi);
+                sp->points++;
+                sp->xmin = MIN(sp->xmin, x);
+                sp->xmax = MAX(sp->xmax, x);
+                g_string_append_printf(sp->dat, "%g %g %g %g %d %d %d\n", x, (double)k / m, lo, hi, m, oom, failed);
+                g_string_append_printf(sw->table, "  %-28s %-14s %d/%d (%.0f-%.0f%%)\n", curve,
+                                       sw->axes[0].values[v], k, m, 100 * lo, 100 * hi);
+                return;
+        }
+        if (n == 0) {
+                if (failed)     /* the point is its failures */
+                        g_string_append_printf(sp->dat, "%g NaN NaN NaN 0 0 %d\n", x, failed);
+                g_string_append_printf(sw->table, "  %-28s %-14s - (%s)\n", curve, sw->axes[0].values[v],
+                                       failed ? "failed" : "not measured");
+                return;
+        }
+        sp->points++;
+        mean = gsl_stats_mean(vals, 1, (size_t)n);
+        /* no interval from one seed: there is nothing to estimate one from */
+        if (n > 1) {
+                sd = gsl_stats_sd_m(vals, 1, (size_t)n, mean);
+                half = gsl_cdf_tdist_Pinv(0.975, n - 1) * sd / sqrt(n);
+        }
+        sp->xmin = MIN(sp->xmin, x);
+        sp->xmax = MAX(sp->xmax, x);
+        /* times, sizes and counts are never negative: the interval stops at 0 */
+        g_string_append_printf(sp->dat, "%g %g %g %g %d %d %d\n", x, mean, MAX(0, mean - half), mean + half, n, oom,
+                               failed);
+        g_string_append_printf(sw->table, "  %-28s %-14s %.4g", curve, sw->axes[0].values[v], mean);
+        if (n > 1)
+                g_string_append_printf(sw->table, " (%.4g .. %.4g)", MAX(0, mean - half), mean + half);
+        g_string_append_printf(sw->table, " over %d seed%s%s", n, n > 1 ? "s" : "", oom ? "" : "\n");
+        if (oom)
+                g_string_append_printf(sw->table, "; out of memory in %d\n", oom);
+}
+
+/* Curve @c: (other axes, policy), its colour the policy's (with one
+ * policy, the other axes'), its marker and dashes the other axes' values. */
+static void curve_added(struct sweep_plot *sp, struct sweep *sw, int c)
+{
+        static const int marks[] = { 7, 5, 9, 11, 13, 15, 4, 6, 8, 10 };
+        g_auto(GStrv) first = g_strsplit(sp->lines[1 + c * sp->per_point], ",", -1);
+        int npol = (int)sw->policies->len, combo = c / npol;
+        g_autoptr(GString) name = g_string_new(first[1]);
+
+        /* one policy: the colours tell the other keys' values apart too */
+        g_string_append_printf(sp->colours, "%s%s", c ? " " : "",
+                               npol == 1 && sw->naxes > 1 ? cli_series_colour(combo) : cli_policy_colour(first[1]));
+        g_string_append_printf(sp->styles, "%s%d %d", c ? " " : "", marks[combo % G_N_ELEMENTS(marks)],
+                               1 + combo % 5);
+        for (int a = 1; a < sw->naxes; a++)
+                g_string_append_printf(name, " %s=%s", sw->axes[a].key, first[4 + a]);
+        g_autofree char *curve = g_strdup(name->str);
+
+        /* a column header in a data file: a '"' in a value would end it early */
+        g_string_append_printf(sp->dat, "\"%s\" x mean lo hi n oom failed\n", g_strdelimit(name->str, "\"", '\''));
+        for (int v = 0; v < sw->axes[0].n; v++)
+                point_added(sp, sw, c, v, curve);
+        g_string_append(sp->dat, "\n\n");
+        sp->curves++;
+}
+
+/* sweep.png from sweep-plot.dat, by plots/sweep.gp. */
+static gboolean sweep_drawn(const struct sweep_plot *sp, const struct sweep *sw, const char *dat)
+{
+        g_autofree char *png = g_build_filename(sw->dir, "sweep.png", NULL);
+        g_autofree char *script = g_build_filename(sw->dir, "sweep.gp", NULL);
+        g_autofree char *xlabel = g_strdup_printf("%s%s", sw->axes[0].key,
+                                                  sp->numeric && strpbrk(sw->axes[0].values[0], "mun") ? " (ms)" : "");
+        g_autoptr(GString) vars = g_string_new(NULL);
+        struct plotter pl = { .dir = sw->dir, .format = "png", .scenario = sw->scenario };
+
+        plot_var(vars, "datafile", dat);
+        plot_var(vars, "metric", sp->bare);
+        plot_var(vars, "ylabel", sp->ylabel);
+        plot_var(vars, "xlabel", xlabel);
+        plot_var(vars, "xtics_list", sp->xtics->str);
+        plot_var(vars, "colours", sp->colours->str);
+        plot_var(vars, "styles", sp->styles->str);
+        /* values spanning more than a decade: a log axis */
+        g_string_append_printf(vars, "curves=%d; numeric=%d; seeds=%d; logx=%d; rate=%d; ", sp->curves, sp->numeric,
+                               sw->seeds, sp->numeric && sp->xmin > 0 && sp->xmax / sp->xmin > 10, sp->rate >= 0);
+        return plot_draw(&pl, "sweep.gp", script, png, vars, 600);
+}
+
+/* Mean and 95% confidence interval over seeds of @metric, per policy (and
+ * per value of the other axes), against the first axis; the runs out of
+ * memory and those that failed counted at each point.  FALSE when no plot
+ * was drawn (the reason printed). */
+static gboolean plot_sweep(struct sweep *sw, const char *metric)
+{
+        g_autofree char *csv = g_build_filename(sw->dir, "sweep.csv", NULL);
+        g_autofree char *dat = g_build_filename(sw->dir, "sweep-plot.dat", NULL);
+        g_autofree char *text = NULL;
+        g_autofree char *gnuplot = NULL;
+        struct sweep_plot sp = {
+                .numeric = TRUE, .xmin = INFINITY, .xmax = -INFINITY, .per_point = sw->seeds,
+                .dat = g_string_new(NULL), .xtics = g_string_new(NULL),
+                .colours = g_string_new(NULL), .styles = g_string_new(NULL),
+        };
+        gboolean ok = FALSE;
+
+        if (!g_file_get_contents(csv, &text, NULL, NULL))
+                goto out;
+        sp.lines = g_strsplit(text, "\n", -1);
+        columns_found(&sp, sw, metric);
+        rate_chosen(&sp, sw, metric);
+        if (sp.col < 0 || sw->naxes == 0) {
                 fprintf(stderr, "rcuboost: sweep: no plot (metric %s is not a column, or nothing varies)\n", metric);
-                g_string_free(out, TRUE);
-                g_string_free(xtics, TRUE);
-                return FALSE;
+                goto out;
         }
         for (int v = 0; v < sw->axes[0].n; v++) {
-                axis_number(sw->axes[0].values[v], &numeric);
+                axis_number(sw->axes[0].values[v], &sp.numeric);
                 g_autofree char *lit = plot_literal(sw->axes[0].values[v]);
 
                 /* eval'd by sweep.gp: a value is a literal, never code */
-                g_string_append_printf(xtics, "%s%s %d", v ? ", " : "", lit, v);
+                g_string_append_printf(sp.xtics, "%s%s %d", v ? ", " : "", lit, v);
         }
         /* Rows come in id order: for each first-axis value, the other axes,
-         * policies and seeds.  A curve is (other axes, policy): its colour
-         * the policy's (with one policy, the other axes'), its marker and
-         * dashes the other axes' values. */
-        int nother = sw->nruns / sw->axes[0].n / per_point;
-
-        g_string_append_printf(sw->table, "%s against %s (%s):\n", ylabel, sw->axes[0].key,
-                               rate >= 0 ? "the rate over the seeds, 95% Wilson interval"
-                                         : "the mean over the seeds, 95% confidence interval");
-        for (int c = 0; c < nother; c++) {
-                g_auto(GStrv) first = g_strsplit(lines[1 + c * per_point], ",", -1);
-                GString *name = g_string_new(first[1]);
-                static const int marks[] = { 7, 5, 9, 11, 13, 15, 4, 6, 8, 10 };
-                int combo = c / npol;
-
-                /* one policy: the colours tell the other keys' values apart too */
-                g_string_append_printf(colours, "%s%s", c ? " " : "",
-                                       npol == 1 && sw->naxes > 1 ? cli_series_colour(combo) : cli_policy_colour(first[1]));
-                g_string_append_printf(styles, "%s%d %d", c ? " " : "", marks[combo % G_N_ELEMENTS(marks)],
-                                       1 + combo % 5);
-                for (int a = 1; a < sw->naxes; a++)
-                        g_string_append_printf(name, " %s=%s", sw->axes[a].key, first[4 + a]);
-                /* a column header in a data file: a '"' in a value would end it early */
-                g_string_append_printf(out, "\"%s\" x mean lo hi n oom failed\n", g_strdelimit(name->str, "\"", '\''));
-                g_autofree char *curve = g_strdup(name->str);
-
-                g_string_free(name, TRUE);
-                for (int v = 0; v < sw->axes[0].n; v++) {
-                        double vals[per_point];
-                        int base = 1 + (v * nother + c) * per_point;
-                        double mean, sd, half = 0;
-                        int n = 0, oom = 0, failed = 0;
-
-                        for (int s = 0; s < per_point; s++) {
-                                g_auto(GStrv) f = g_strsplit(lines[base + s], ",", -1);
-
-                                /* a run that failed measured nothing to average */
-                                if (strcmp(f[3], "failed") == 0) {
-                                        failed++;
-                                        continue;
-                                }
-                                oom += oom_col >= 0 && strcmp(f[oom_col], "-") && g_ascii_strtod(f[oom_col], NULL) >= 0;
-                                if (strcmp(f[col], "-") != 0)   /* runs with no value add no point */
-                                        vals[n++] = g_ascii_strtod(f[col], NULL) / yscale;
-                        }
-                        double x = numeric ? axis_number(sw->axes[0].values[v], &numeric) : v;
-
-                        if (rate >= 0 && n > 0) {
-                                /* the rate with its Wilson interval, over the runs that did not fail */
-                                int k, m;
-                                double lo, hi;
-
-                                point_outcome(lines, base, per_point, col, &k, &m);
-                                verdict_wilson(k, m, &lo, &hi);
-                                points++;
-                                xmin = MIN(xmin, x);
-                                xmax = MAX(xmax, x);
-                                g_string_append_printf(out, "%g %g %g %g %d %d %d\n", x, (double)k / m, lo, hi, m,
-                                                       oom, failed);
-                                g_string_append_printf(sw->table, "  %-28s %-14s %d/%d (%.0f-%.0f%%)\n", curve,
-                                                       sw->axes[0].values[v], k, m, 100 * lo, 100 * hi);
-                                continue;
-                        }
-                        if (n == 0) {
-                                if (failed)     /* the point is its failures */
-                                        g_string_append_printf(out, "%g NaN NaN NaN 0 0 %d\n", x, failed);
-                                g_string_append_printf(sw->table, "  %-28s %-14s - (%s)\n", curve,
-                                                       sw->axes[0].values[v], failed ? "failed" : "not measured");
-                                continue;
-                        }
-                        points++;
-                        mean = gsl_stats_mean(vals, 1, (size_t)n);
-                        /* no interval from one seed: there is nothing to estimate one from */
-                        if (n > 1) {
-                                sd = gsl_stats_sd_m(vals, 1, (size_t)n, mean);
-                                half = gsl_cdf_tdist_Pinv(0.975, n - 1) * sd / sqrt(n);
-                        }
-                        xmin = MIN(xmin, x);
-                        xmax = MAX(xmax, x);
-                        /* times, sizes and counts are never negative: the interval stops at 0 */
-                        g_string_append_printf(out, "%g %g %g %g %d %d %d\n", x, mean, MAX(0, mean - half),
-                                               mean + half, n, oom, failed);
-                        g_string_append_printf(sw->table, "  %-28s %-14s %.4g", curve, sw->axes[0].values[v], mean);
-                        if (n > 1)
-                                g_string_append_printf(sw->table, " (%.4g .. %.4g)", MAX(0, mean - half), mean + half);
-                        g_string_append_printf(sw->table, " over %d seed%s%s", n, n > 1 ? "s" : "",
-                                               oom ? "" : "\n");
-                        if (oom)
-                                g_string_append_printf(sw->table, "; out of memory in %d\n", oom);
-                }
-                g_string_append(out, "\n\n");
-                curves++;
-        }
-        output_set_contents(dat, out->str, -1, NULL);
-        g_string_free(out, TRUE);
-        if (points == 0) {
+         * policies and seeds. */
+        sp.nother = sw->nruns / sw->axes[0].n / sp.per_point;
+        g_string_append_printf(sw->table, "%s against %s (%s):\n", sp.ylabel, sw->axes[0].key,
+                               sp.rate >= 0 ? "the rate over the seeds, 95% Wilson interval"
+                                            : "the mean over the seeds, 95% confidence interval");
+        for (int c = 0; c < sp.nother; c++)
+                curve_added(&sp, sw, c);
+        output_set_contents(dat, sp.dat->str, -1, NULL);
+        if (sp.points == 0) {
                 fprintf(stderr, "rcuboost: sweep: no plot: no run measured %s (e.g. nobody was boosted)\n", metric);
-                g_string_free(xtics, TRUE);
-                return FALSE;
+                goto out;
         }
-        g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
-
+        gnuplot = g_find_program_in_path("gnuplot");
         if (!gnuplot) {
                 fprintf(stderr, "rcuboost: gnuplot not found: no sweep plot (numbers in %s)\n", csv);
-                g_string_free(xtics, TRUE);
-                return FALSE;
+                goto out;
         }
-
-        g_autofree char *xlabel = g_strdup_printf("%s%s", sw->axes[0].key,
-                                                  numeric && strpbrk(sw->axes[0].values[0], "mun") ? " (ms)" : "");
-        GString *vars = g_string_new(NULL);
-        struct plotter pl = { .dir = sw->dir, .format = "png", .scenario = sw->scenario };
-        gboolean ok;
-
-        plot_var(vars, "datafile", dat);
-        plot_var(vars, "metric", bare);
-        plot_var(vars, "ylabel", ylabel);
-        plot_var(vars, "xlabel", xlabel);
-        plot_var(vars, "xtics_list", xtics->str);
-        plot_var(vars, "colours", colours->str);
-        plot_var(vars, "styles", styles->str);
-        /* values spanning more than a decade: a log axis */
-        g_string_append_printf(vars, "curves=%d; numeric=%d; seeds=%d; logx=%d; rate=%d; ", curves, numeric, sw->seeds,
-                               numeric && xmin > 0 && xmax / xmin > 10, rate >= 0);
-        g_string_free(xtics, TRUE);
-        ok = plot_draw(&pl, "sweep.gp", script, png, vars, 600);
-        g_string_free(vars, TRUE);
+        ok = sweep_drawn(&sp, sw, dat);
+out:
+        sweep_plot_clear(&sp);
         return ok;
 }
 
