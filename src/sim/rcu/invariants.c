@@ -39,6 +39,11 @@ static void dump_and_abort(struct sim *sim, const char *what, const struct task 
 
 #define CHECK(cond, what, t) do { if (!(cond)) dump_and_abort(sim, what, t); } while (0)
 
+/* Not instrumented by AddressSanitizer: the checker reads the whole state
+ * after every event, and ASan's check of each of those reads made the
+ * sanitized test suite several times slower (#60).  What it reads the
+ * engine wrote, instrumented; UndefinedBehaviorSanitizer still covers it. */
+__attribute__((no_sanitize("address")))
 void sim_check_invariants(struct sim *sim)
 {
         static const int every_large = 4096;
@@ -100,8 +105,14 @@ void sim_check_invariants(struct sim *sim)
         for (uint32_t n = 1; n < sim->fair_by_len_cap; n++) {
                 int in = 0;
 
-                for (int w = 0; w < CPUMASK_WORDS; w++)
-                        in += __builtin_popcountll(sim->fair_by_len[n].w[w]);
+                /* the CPUs' words only, as cpupri_consistent() counts (all 1024
+                 * CPUs' words for each length were most of a checking run's
+                 * time), and past the longest queue only whether any is set */
+                for (int w = 0; w < (sim->ncpus + 63) / 64; w++) {
+                        uint64_t word = sim->fair_by_len[n].w[w];
+
+                        in += n <= sim->fair_max_len ? __builtin_popcountll(word) : word != 0;
+                }
                 CHECK(in == sim->fair_len_count[n] && (n <= sim->fair_max_len || in == 0) &&
                       (n != sim->fair_max_len || in > 0),
                       "the CPU sets by fair queue length disagree with their counts", NULL);
