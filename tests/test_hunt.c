@@ -818,34 +818,49 @@ START_TEST(bad_input_is_refused)
 }
 END_TEST
 
+/* Four cases, which tests/meson.build runs as four tests side by side
+ * (CK_RUN_CASE): the hunt's searches, its modules, its saved state and
+ * corpus, and the process (options, signals, directories, determinism). */
 static Suite *hunt_suite(void)
 {
         Suite *s = suite_create("hunt");
-        TCase *tc = tcase_create("hunt");
+        TCase *search = tcase_create("search");       /* what a search finds */
 
-        tcase_add_test(tc, bad_input_is_refused);
-        tcase_add_test(tc, sigterm_ends_a_module_hunt_and_its_children_at_once);
-        tcase_add_test(tc, resume_refuses_another_hunts_state);
-        tcase_add_test(tc, a_module_without_states_gets_engine_coverage);
-        tcase_add_test(tc, a_resumed_hunt_reaches_the_same_findings);
-        tcase_add_test(tc, the_corpus_seeds_the_search_and_findings_are_replayed);
-        tcase_add_test(tc, nothing_found_is_said);
-        tcase_add_test(tc, a_finding_not_written_is_an_error);
-        tcase_add_test(tc, sigint_stops_a_hunt_and_keeps_its_log);
-        tcase_add_test(tc, a_swapped_parent_does_not_redirect_a_hunt);
-        tcase_add_test(tc, a_parent_swapped_early_mixes_no_findings);
-        tcase_add_test(tc, earlier_findings_are_kept_and_judged_as_check_judges_them);
-        tcase_add_test(tc, a_modules_breach_crash_hang_and_create_failure_are_findings);
-        tcase_add_test(tc, a_finding_no_policy_holds_is_reported_apart);
-        tcase_add_test(tc, a_finding_says_it_needs_a_parameter_off_its_default);
-        tcase_add_test(tc, hunts_are_deterministic_across_jobs);
-        tcase_add_test(tc, none_versus_booster_finds_a_stalled_reader);
-        tcase_add_test(tc, pi_lock_versus_booster_finds_an_rt_reader);
-        tcase_add_test(tc, booster_versus_pi_lock_finds_a_reader_behind_a_preempted_owner);
-        tcase_add_test(tc, a_broken_module_is_found);
-        tcase_add_test(tc, booster8_leaves_a_reader_boosted_outside_its_section);
-        tcase_set_timeout(tc, 600);
-        suite_add_tcase(s, tc);
+        tcase_add_test(search, none_versus_booster_finds_a_stalled_reader);
+        tcase_add_test(search, pi_lock_versus_booster_finds_an_rt_reader);
+        tcase_add_test(search, booster_versus_pi_lock_finds_a_reader_behind_a_preempted_owner);
+        tcase_add_test(search, booster8_leaves_a_reader_boosted_outside_its_section);
+        tcase_add_test(search, a_finding_no_policy_holds_is_reported_apart);
+        tcase_add_test(search, a_finding_says_it_needs_a_parameter_off_its_default);
+        tcase_add_test(search, nothing_found_is_said);
+        tcase_set_timeout(search, 600);
+        suite_add_tcase(s, search);
+        TCase *modules = tcase_create("modules");       /* modules that misbehave */
+
+        tcase_add_test(modules, a_broken_module_is_found);
+        tcase_add_test(modules, a_modules_breach_crash_hang_and_create_failure_are_findings);
+        tcase_add_test(modules, a_module_without_states_gets_engine_coverage);
+        tcase_add_test(modules, sigterm_ends_a_module_hunt_and_its_children_at_once);
+        tcase_set_timeout(modules, 600);
+        suite_add_tcase(s, modules);
+        TCase *state = tcase_create("state");       /* saved state, corpus and earlier findings */
+
+        tcase_add_test(state, a_resumed_hunt_reaches_the_same_findings);
+        tcase_add_test(state, resume_refuses_another_hunts_state);
+        tcase_add_test(state, the_corpus_seeds_the_search_and_findings_are_replayed);
+        tcase_add_test(state, earlier_findings_are_kept_and_judged_as_check_judges_them);
+        tcase_set_timeout(state, 600);
+        suite_add_tcase(s, state);
+        TCase *process = tcase_create("process");       /* options, signals, directories, determinism */
+
+        tcase_add_test(process, bad_input_is_refused);
+        tcase_add_test(process, a_finding_not_written_is_an_error);
+        tcase_add_test(process, sigint_stops_a_hunt_and_keeps_its_log);
+        tcase_add_test(process, a_swapped_parent_does_not_redirect_a_hunt);
+        tcase_add_test(process, a_parent_swapped_early_mixes_no_findings);
+        tcase_add_test(process, hunts_are_deterministic_across_jobs);
+        tcase_set_timeout(process, 600);
+        suite_add_tcase(s, process);
         return s;
 }
 

@@ -79,6 +79,11 @@ static inline int run_suite(Suite *s)
 
         srunner_run_all(sr, CK_NORMAL);
         failed = srunner_ntests_failed(sr);
+        /* CK_RUN_CASE naming no case runs nothing: that is no pass */
+        if (srunner_ntests_run(sr) == 0) {
+                fprintf(stderr, "no test ran (CK_RUN_CASE=%s)\n", g_getenv("CK_RUN_CASE"));
+                failed = 1;
+        }
         srunner_free(sr);
         return failed ? 1 : 0;
 }
