@@ -28,7 +28,7 @@ _rcuboost()
 {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
         local cmd=${COMP_WORDS[1]}
-        local commands="run compare check sweep hunt bench validate policies kernel-program"
+        local commands="run compare check sweep hunt import bench validate policies kernel-program"
 
         COMPREPLY=()
         if [[ $COMP_CWORD -eq 1 ]]; then
@@ -55,7 +55,11 @@ _rcuboost()
                 COMPREPLY=($(compgen -P "$prefix" -W "$(_rcuboost_policies)" -- "${cur##*,}"))
                 return ;;
         --format|-f)
-                COMPREPLY=($(compgen -W "png svg pdf" -- "$cur"))
+                if [[ $cmd == import ]]; then
+                        COMPREPLY=($(compgen -W "trace rt-app" -- "$cur"))
+                else
+                        COMPREPLY=($(compgen -W "png svg pdf" -- "$cur"))
+                fi
                 return ;;
         --trace-format)
                 COMPREPLY=($(compgen -W "json ftrace dat" -- "$cur"))
@@ -69,7 +73,11 @@ _rcuboost()
                 compopt -o filenames 2>/dev/null
                 return ;;
         --out|-o)
-                _rcuboost_files dirs
+                if [[ $cmd == import ]]; then
+                        _rcuboost_files
+                else
+                        _rcuboost_files dirs
+                fi
                 return ;;
         --trace|-t|--emit-jobs)
                 if [[ $cmd != compare || $prev == --emit-jobs ]]; then
@@ -78,11 +86,16 @@ _rcuboost()
                         compopt -o filenames 2>/dev/null
                         return
                 fi ;;
-        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--cpu|--window|-w|--trace-window|--set|--vary|--metric|-m|--case|--only|--property|--budget|-b|--max-findings|--hang-timeout)
+        --seed|-s|--seeds|-n|--jobs|-j|--repeat|-r|--cpu|--window|-w|--trace-window|--set|--vary|--metric|-m|--case|--only|--property|--budget|-b|--max-findings|--hang-timeout|--reader|--call-rcu|--fold-below|--start|--duration|-d)
                 return ;;
         esac
         if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$(_rcuboost_options "$cmd")" -- "$cur"))
+        elif [[ $cmd == import ]]; then
+                # a trace.dat or an rt-app JSON
+                local IFS=$'\n'
+                COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.@(dat|json)' -- "$cur"))
+                compopt -o filenames 2>/dev/null
         elif [[ $cmd != policies && $cmd != bench && $cmd != hunt ]]; then
                 _rcuboost_files
         fi

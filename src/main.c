@@ -446,6 +446,7 @@ static const struct command commands[] = {
         { "bench", cli_bench, "measure engine throughput and scaling (benchmarks)" },
         { "check", cli_check, "run scenarios and test their [expect] assertions (regressions)" },
         { "hunt", cli_hunt, "search generated scenarios for one that breaks a policy, and shrink it" },
+        { "import", cli_import, "write a scenario from a trace-cmd recording (trace.dat) or an rt-app workload" },
         { "policies", cmd_policies, "list the boosting policies and their parameters" },
         { "kernel-program", cli_kernel_program, "a scenario as the real-kernel harness runs it (scripts/kernel-run)" },
 };

@@ -88,6 +88,7 @@ int cli_compare(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_hunt(int argc, char **argv);
+int cli_import(int argc, char **argv);
 int cli_kernel_program(int argc, char **argv);
 
 /* The built-in default scenario (scenarios/oom.scn), NUL-terminated. */

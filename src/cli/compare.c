@@ -576,15 +576,23 @@ static int real_runs_read(struct compare_run *c)
                 const char *sha = r ? report_lookup_string(r, "scenario_sha256") : NULL;
                 const char *ran_sets = r ? report_lookup_string(r, "set_args") : NULL;
 
-                if (r && g_strcmp0(of, c->sc->name) != 0)
+                /* an imported scenario stands for the one whose run it was imported from */
+                gboolean imported = c->sc->imported_from && g_strcmp0(of, c->sc->imported_from) == 0;
+
+                if (r && g_strcmp0(of, c->sc->name) != 0 && !imported)
                         g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
-                                    "%s: a run of scenario '%s', not '%s'", path, of ? of : "?", c->sc->name);
+                                    "%s: a run of scenario '%s', not '%s'%s%s", path, of ? of : "?", c->sc->name,
+                                    c->sc->imported_from ? " nor the one it was imported from, " : "",
+                                    c->sc->imported_from ? c->sc->imported_from : "");
                 /* the same file and the same --set, or another experiment (runs
                  * recorded before kernel-run said so are taken as they are) */
-                else if (r && sha && *sha && strcmp(sha, c->sc->sha256) != 0)
+                else if (r && sha && *sha && strcmp(sha, imported ? c->sc->imported_from_sha256 : c->sc->sha256) != 0)
                         g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
-                                    "%s: a run of another version of %s (its sha256 differs): run "
-                                    "scripts/kernel-run on this one", path, c->sc->path);
+                                    imported ? "%s: a run of another version of %s than the one imported from "
+                                               "(its sha256 differs from [scenario] imported_from's)"
+                                             : "%s: a run of another version of %s (its sha256 differs): run "
+                                               "scripts/kernel-run on this one",
+                                    path, imported ? c->sc->imported_from : c->sc->path);
                 else if (r && ran_sets && strcmp(ran_sets, given_sets->str) != 0)
                         g_set_error(&e, SCENARIO_ERROR, SCENARIO_ERROR_INVALID,
                                     "%s: run with '%s', compared with '%s': the same --set on both", path,

@@ -226,6 +226,7 @@ const struct scenario_key_doc scenario_key_docs[] = {
         { "scenario", "duration", "10s", "simulated time to run" },
         { "scenario", "seed", "1", "random seed (run --seed overrides)" },
         { "scenario", "policy", "none", "boosting policy when --policy is not given" },
+        { "scenario", "imported_from", "", "NAME@SHA256: rcuboost import wrote this from a trace of scenario NAME's real-kernel run (the file whose sha256 that is); compare --real takes NAME's runs as this scenario's" },
         { "scenario", "skew_tick", "false", "offset each CPU's tick by cpu * half a tick / cpus (the kernel's skew_tick=1)" },
         { "scenario", "kernel_layer", "source", "6.1-rt's timer and RT-placement layer: legacy (rcuboost's before #46: timers at the expiry jiffy, hrtimer sleeps hard, RT pulls from any CPU, vruntime kept across a class change, phases aligned) or source (as the 6.1 source has it: calc_index()'s round-up, soft sleeps for tasks not RT, cpupri levels and pull_rt_task()'s rules, re-based vruntime, phases drawn; docs/design.md cites each); 2.6.22-rt is the same under both" },
         { "scenario", "phases", "the layer's", "drawn: the phases a scenario does not fix -- the tick grid and the RT throttling period against the run's start, the order of ticks that fall at one instant on different CPUs -- are drawn from the seed, so that a timing-decided outcome is a rate over seeds (kernel_layer=source); aligned: all start with the run, CPU 0 first (2.6.22-rt and the legacy layer)" },
@@ -297,7 +298,8 @@ const struct scenario_key_doc scenario_key_docs[] = {
 };
 
 static const char *const scenario_keys[] = { "description", "cpus", "kernel", "tick_hz", "nohz_idle", "duration",
-                                             "seed", "policy", "skew_tick", "phases", "kernel_layer", NULL };
+                                             "seed", "policy", "skew_tick", "phases", "kernel_layer", "imported_from",
+                                             NULL };
 static const char *const sched_keys[] = { "rr_timeslice", "rt_runtime", "rt_period", "rt_runtime_share",
                                           "load_balance", "softirq_threads", "timer_softirq_thread", "rt_wakeup",
                                           "sched_latency", "min_granularity", "wakeup_granularity", NULL };
@@ -359,6 +361,18 @@ static gboolean load_scenario_section(struct scenario *sc, GError **error)
         if (!check_keys(sc, g, scenario_keys, FALSE, error))
                 return FALSE;
         sc->description = get(sc, g, "description");
+        g_autofree char *from = get(sc, g, "imported_from");
+        if (from) {
+                const char *at = strchr(from, '@');
+
+                if (!at || at == from || strlen(at + 1) != 64 || strspn(at + 1, "0123456789abcdef") != 64 ||
+                    strspn(from, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") !=
+                    (size_t)(at - from))
+                        return invalid(sc, error, g, "imported_from", "'%s' is not NAME@SHA256 (a scenario's name and "
+                                       "the 64 hex digits of its file's sha256)", from);
+                sc->imported_from = g_strndup(from, (gsize)(at - from));
+                sc->imported_from_sha256 = g_strdup(at + 1);
+        }
         v = sc->ncpus;
         if (!get_int(sc, g, "cpus", 1, SIM_MAX_CPUS, &v, error))
                 return FALSE;
@@ -933,6 +947,8 @@ void scenario_free(struct scenario *sc)
         g_free(sc->sha256);
         g_strfreev(sc->overrides);
         g_free(sc->description);
+        g_free(sc->imported_from);
+        g_free(sc->imported_from_sha256);
         g_free(sc->kernel);
         g_free(sc->rcu_flavour);
         g_free(sc->policy);

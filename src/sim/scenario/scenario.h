@@ -79,6 +79,9 @@ struct scenario {
         char *sha256;                   /* of the file's text, as read */
         GStrv overrides;                /* the --set strings applied, in order (never NULL) */
         char *description;
+        char *imported_from;            /* [scenario] imported_from: the scenario NAME whose real runs this one
+                                         * stands for (rcuboost import), or NULL */
+        char *imported_from_sha256;     /* ... and that file's sha256 */
         int ncpus;
         char *kernel;                   /* [scenario] kernel, NULL: by the flavour (kernel.h) */
         int tick_hz;                    /* 0: the kernel generation's */
