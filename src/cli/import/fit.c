@@ -9,6 +9,7 @@
  * them) is written, with every candidate's distance in a comment.
  */
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -144,7 +145,26 @@ char *import_fit(const int64_t *ns, size_t n, char **how)
         }
 }
 
-bool import_periodic(const int64_t *times, size_t n, const int64_t *sleeps, size_t nsleeps,
+/* The largest distance of wake-up @times from the grid that fits them best
+ * (least squares, GSL): a periodic task's releases stay on their grid
+ * whatever delays one wake-up; a loop's sleeps carry each delay on. */
+static double grid_drift(const int64_t *times, size_t n)
+{
+        g_autofree double *k = g_new(double, n);
+        g_autofree double *t = g_new(double, n);
+        double c0, c1, cov00, cov01, cov11, sumsq, worst = 0;
+
+        for (size_t i = 0; i < n; i++) {
+                k[i] = (double)i;
+                t[i] = (double)(times[i] - times[0]);
+        }
+        gsl_fit_linear(k, 1, t, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+        for (size_t i = 0; i < n; i++)
+                worst = fmax(worst, fabs(t[i] - (c0 + c1 * k[i])));
+        return worst;
+}
+
+bool import_periodic(const int64_t *times, size_t n, const int64_t *sleeps, size_t nsleeps, bool rt,
                      int64_t *period_ns, int64_t *jitter_ns)
 {
         g_autofree double *iv = NULL;
@@ -164,8 +184,12 @@ bool import_periodic(const int64_t *times, size_t n, const int64_t *sleeps, size
         *jitter_ns = (int64_t)llround(spread * (double)*period_ns / 0.6745);
         if (spread >= PERIODIC_SPREAD)
                 return false;
-        if (nsleeps < 3)
+        /* A real-time thread whose wake-ups never left their grid is a timer's
+         * (cyclictest's); a quarter of a period off it, they were sleeps. */
+        if (rt && grid_drift(times, n) < 0.25 * (double)*period_ns)
                 return true;
+        if (nsleeps < 3)
+                return false;
         /* A loop of compute and sleep wakes as regularly when its computes do
          * not vary: a period only where the wake-ups keep time better than
          * the sleeps do (the sleeps take up what the runs leave). */

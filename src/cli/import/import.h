@@ -91,9 +91,11 @@ gboolean import_rtapp(struct import *im, const char *path, GError **error);
  * uniform nearest to them (Kolmogorov-Smirnov distance); *@how says which
  * and how well, for a comment. */
 char *import_fit(const int64_t *ns, size_t n, char **how);
-/* Is the series of wake-up times periodic?  Its period in *@period_ns and
- * the spread of the intervals in *@jitter_ns (their standard deviation). */
-bool import_periodic(const int64_t *times, size_t n, const int64_t *sleeps, size_t nsleeps,
+/* Is the series of wake-up times periodic -- their intervals regular, and
+ * either more regular than the sleeps between, or (@rt: a real-time thread)
+ * never off the grid that fits them?  Its period in *@period_ns and the
+ * spread of the intervals in *@jitter_ns (as a standard deviation). */
+bool import_periodic(const int64_t *times, size_t n, const int64_t *sleeps, size_t nsleeps, bool rt,
                      int64_t *period_ns, int64_t *jitter_ns);
 
 /* write.c: the scenario's text. */

@@ -271,7 +271,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 /* ---- what the threads become ---- */
 
 /* The model's own kernel threads: their scheduling becomes its keys. */
-enum kthread_kind { KT_NONE, KT_KTIMERS, KT_RCU_GP, KT_RCUC, KT_RCUB, KT_IDLE };
+enum kthread_kind { KT_NONE, KT_KTIMERS, KT_RCU_GP, KT_RCUC, KT_RCUB, KT_KSOFTIRQD, KT_IDLE };
 
 static enum kthread_kind kthread_kind(const char *comm)
 {
@@ -283,6 +283,8 @@ static enum kthread_kind kthread_kind(const char *comm)
                 return KT_RCUC;
         if (g_str_has_prefix(comm, "rcub/"))
                 return KT_RCUB;
+        if (g_str_has_prefix(comm, "ksoftirqd/"))
+                return KT_KSOFTIRQD;
         if (g_str_has_prefix(comm, "swapper"))
                 return KT_IDLE;
         return KT_NONE;
@@ -510,7 +512,8 @@ static void program_made(struct reader *r, struct thread *th)
         if (t->bursts->len < FEW_RUNS) {
                 sequence_program(p, t);
         } else if (import_periodic((const int64_t *)(void *)t->wake_times->data, t->wake_times->len,
-                                   (const int64_t *)(void *)t->sleeps->data, t->sleeps->len, &period, &jitter)) {
+                                   (const int64_t *)(void *)t->sleeps->data, t->sleeps->len,
+                                   g_str_has_prefix(t->sched, "fifo"), &period, &jitter)) {
                 g_autofree char *ps = units_format_duration(period);
                 g_autofree char *js = units_format_duration(jitter);
 
@@ -543,6 +546,7 @@ static void kthreads_mapped(struct reader *r, GPtrArray *seen[KT_IDLE])
         static const char *const what[KT_IDLE] = {
                 [KT_KTIMERS] = "the timer softirq threads", [KT_RCU_GP] = "the grace-period thread",
                 [KT_RCUC] = "the per-CPU callback threads", [KT_RCUB] = "the boost threads",
+                [KT_KSOFTIRQD] = "the softirq threads",
         };
 
         for (int k = KT_KTIMERS; k < KT_IDLE; k++) {
@@ -575,10 +579,20 @@ static void kthreads_mapped(struct reader *r, GPtrArray *seen[KT_IDLE])
                         g_string_append_printf(rcu, "# %s (%s) ran at %s%s\nrcuc_thread=%s\n", what[k], names->str, s,
                                                same ? "" : " (the most urgent of theirs)", s);
                         break;
-                default:
+                case KT_RCUB:
                         g_string_append_printf(rcu, "# %s (%s) ran at %s (kthread_prio sets theirs too)\n", what[k],
                                                names->str, s);
                         break;
+                default: {
+                        int64_t cpu = 0;
+
+                        for (guint i = 0; i < seen[k]->len; i++)
+                                cpu += ((const struct itask *)seen[k]->pdata[i])->cpu_ns;
+                        import_note(im->notes, "%s (%s) ran %.3g ms: left out, the model has none (it expires "
+                                    "timers in ktimers/N and invokes callbacks in rcuc/N)", what[k], names->str,
+                                    cpu / 1e6);
+                        break;
+                }
                 }
         }
         if (sched->len)
