@@ -165,6 +165,8 @@ START_TEST(ftrace_text_has_the_kernel_format)
                 { "rcuboost_boost", "^comm=\\S+ pid=\\d+ event=\\w+ oldprio=\\d+ newprio=\\d+$" },
                 /* the real-kernel module's own event, so that both traces read alike (#57) */
                 { "rcuboost_read_section", "^(enter|exit)$" },
+                /* each call_rcu(): rhp a sequence number, no function, the callbacks waiting (#61) */
+                { "rcu_callback", "^rcu_preempt rhp=0x[0-9a-f]+ func=0x0 \\d+$" },
         };
         GRegex *field_re[G_N_ELEMENTS(fields)];
         g_autoptr(GHashTable) preempted = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -238,6 +240,7 @@ START_TEST(ftrace_text_has_the_kernel_format)
         ck_assert_int_gt(count[5], 0);
         ck_assert_int_gt(count[6], 0);          /* and the booster boosts it */
         ck_assert_int_gt(count[7], 10);         /* the reader's sections */
+        ck_assert_int_gt(count[8], 10);         /* the updater's callbacks */
         for (size_t k = 0; k < G_N_ELEMENTS(fields); k++)
                 g_regex_unref(field_re[k]);
 }

@@ -74,13 +74,17 @@ static double relative_mad(const double *x, size_t n)
 
 char *import_fit(const int64_t *ns, size_t n, char **how)
 {
-        g_autofree double *x = g_new(double, n);
+        g_autofree double *x = g_new(double, MAX(1, n));
         struct fit fits[FIT_KINDS];
         double mean, sd, median, spread;
         enum fit_kind best = FIT_EXP;
         g_autoptr(GString) others = g_string_new(NULL);
         bool positive = true;
 
+        if (n == 0) {
+                *how = g_strdup("nothing recorded: 1us");
+                return g_strdup("1us");
+        }
         for (size_t i = 0; i < n; i++) {
                 x[i] = (double)ns[i];
                 positive &= ns[i] > 0;

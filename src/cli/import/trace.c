@@ -170,6 +170,14 @@ static void on_switch(struct reader *r, struct tep_event *ev, struct tep_record 
                 g_autofree char *comm = field_comm(ev, rec, "next_comm");
                 struct thread *th = thread_of(r, next, comm);
 
+                /* asleep, and back on a CPU with no sched_wakeup seen (a trace
+                 * recorded without it): its sleep ends here, waiting and all */
+                if (th->sleep_since >= 0) {
+                        int64_t slept = now - th->sleep_since;
+
+                        g_array_append_val(th->t->sleeps, slept);
+                        th->sleep_since = -1;
+                }
                 th->cpu = cpu;
                 th->run_since = now;
                 th->burst_switches++;

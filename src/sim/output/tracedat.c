@@ -46,6 +46,7 @@ enum {
         EV_UNLOCK_TASK,
         EV_BOOST,
         EV_READ_SECTION,
+        EV_CALLBACK,
 };
 
 /* Field layouts as the kernel's include/trace/events/{sched,rcu}.h give
@@ -102,6 +103,13 @@ static const struct event_format {
           "\tfield:int newprio;\toffset:36;\tsize:4;\tsigned:1;\n",
           "\"comm=%s pid=%d event=%s oldprio=%d newprio=%d\", REC->comm, REC->pid, __get_str(event), "
           "REC->oldprio, REC->newprio" },
+        /* the kernel's fields; rhp a sequence number and func none, printed as numbers */
+        { "rcu", "rcu_callback", EV_CALLBACK,
+          "\tfield:__data_loc char[] rcuname;\toffset:8;\tsize:4;\tsigned:0;\n"
+          "\tfield:unsigned long rhp;\toffset:16;\tsize:8;\tsigned:0;\n"
+          "\tfield:unsigned long func;\toffset:24;\tsize:8;\tsigned:0;\n"
+          "\tfield:long qlen;\toffset:32;\tsize:8;\tsigned:1;\n",
+          "\"%s rhp=0x%lx func=0x%lx %ld\", __get_str(rcuname), REC->rhp, REC->func, REC->qlen" },
         /* the real-kernel module's (src/kernel/rcuboost_trace.h), field for field */
         { "rcuboost", "rcuboost_read_section", EV_READ_SECTION,
           "\tfield:int enter;\toffset:8;\tsize:4;\tsigned:1;\n",
@@ -242,6 +250,17 @@ static bool encode(const struct event_format *f, const char *fields, struct reco
                 put_i32(r, 32, i2);
                 put_i32(r, 36, i3);
                 return put_str(r, 28, b);
+        case EV_CALLBACK: {
+                unsigned long rhp, func;
+
+                r->fixed = 40;
+                if (sscanf(fields, "%127s rhp=0x%lx func=0x%lx %ld", a, &rhp, &func, &l) != 4)
+                        return false;
+                put_i64(r, 16, (int64_t)rhp);
+                put_i64(r, 24, (int64_t)func);
+                put_i64(r, 32, l);
+                return put_str(r, 8, a);
+        }
         case EV_READ_SECTION:
                 r->fixed = 12;
                 if (strcmp(fields, "enter") && strcmp(fields, "exit"))

@@ -186,6 +186,10 @@ void rcu_call(struct sim *sim, struct task *t, int64_t size_bytes)
         }
         enqueue_callback(sim, t, size_bytes, NULL);
         rcu->registered++;
+        /* As the kernel's rcu:rcu_callback (flavour, rhp, func, qlen): a
+         * sequence number for rhp, no function, the callbacks waiting. */
+        sim_trace(sim, t->cpu, "rcu_callback", "rcu_preempt rhp=0x%" G_GINT64_MODIFIER "x func=0x0 %" G_GINT64_FORMAT,
+                  (guint64)rcu->registered, (gint64)rcu->outstanding);
         rcu->memory_bytes = total;
         if (rcu->memory_bytes > rcu->peak_memory_bytes)
                 rcu->peak_memory_bytes = rcu->memory_bytes;
