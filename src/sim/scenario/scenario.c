@@ -156,6 +156,22 @@ static char *get(const struct scenario *sc, const char *group, const char *key)
         return v ? g_strstrip(v) : NULL;
 }
 
+/* @key names one of two words: *@which is 0 for @first, 1 for @second, -1
+ * when it is absent; anything else is refused, saying @what it should be. */
+static gboolean get_either(const struct scenario *sc, const char *group, const char *key, const char *what,
+                           const char *first, const char *second, int *which, GError **error)
+{
+        g_autofree char *v = get(sc, group, key);
+
+        *which = -1;
+        if (!v)
+                return TRUE;
+        if (strcmp(v, first) && strcmp(v, second))
+                return invalid(sc, error, group, key, "'%s' is not %s (expected %s or %s)", v, what, first, second);
+        *which = strcmp(v, first) ? 1 : 0;
+        return TRUE;
+}
+
 static gboolean get_duration(struct scenario *sc, const char *group, const char *key,
                              int64_t *out, gboolean positive, GError **error)
 {
@@ -405,20 +421,16 @@ static gboolean load_scenario_section(struct scenario *sc, GError **error)
         sc->seed = (uint64_t)v;
         if (!get_bool(sc, g, "skew_tick", &sc->skew_tick, error))
                 return FALSE;
-        g_autofree char *layer = get(sc, g, "kernel_layer");
-        if (layer) {
-                if (strcmp(layer, "source") && strcmp(layer, "legacy"))
-                        return invalid(sc, error, g, "kernel_layer",
-                                       "'%s' is not a kernel layer (expected legacy or source)", layer);
-                sc->kernel_layer_source = !strcmp(layer, "source");
-        }
-        g_autofree char *phases = get(sc, g, "phases");
-        if (phases) {
-                if (strcmp(phases, "drawn") && strcmp(phases, "aligned"))
-                        return invalid(sc, error, g, "phases", "'%s' is not a phase rule (expected drawn or aligned)",
-                                       phases);
-                sc->phases = !strcmp(phases, "drawn");
-        }
+        int which;
+
+        if (!get_either(sc, g, "kernel_layer", "a kernel layer", "legacy", "source", &which, error))
+                return FALSE;
+        if (which >= 0)
+                sc->kernel_layer_source = which == 1;
+        if (!get_either(sc, g, "phases", "a phase rule", "drawn", "aligned", &which, error))
+                return FALSE;
+        if (which >= 0)
+                sc->phases = which == 0;
         g_autofree char *policy = get(sc, g, "policy");
 
         if (policy) {
@@ -504,13 +516,12 @@ static gboolean load_rcu_section(struct scenario *sc, GError **error)
                 return FALSE;
         sc->fanout_leaf = (int)leaf;
         sc->kthread_prio = (int)prio;
-        g_autofree char *snapshot = get(sc, g, "fqs_snapshot");
-        if (snapshot) {
-                if (strcmp(snapshot, "stale") && strcmp(snapshot, "fresh"))
-                        return invalid(sc, error, g, "fqs_snapshot", "'%s' is not a snapshot (expected stale or fresh)",
-                                       snapshot);
-                sc->fqs_snapshot_fresh = !strcmp(snapshot, "fresh");
-        }
+        int which;
+
+        if (!get_either(sc, g, "fqs_snapshot", "a snapshot", "stale", "fresh", &which, error))
+                return FALSE;
+        if (which >= 0)
+                sc->fqs_snapshot_fresh = which == 1;
         g_autofree char *rcuc = get(sc, g, "rcuc_thread");
         if (rcuc && strcmp(rcuc, "auto") != 0) {
                 if (!get_sched(sc, g, "rcuc_thread", &sc->rcuc_sched, error))
