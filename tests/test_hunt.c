@@ -818,9 +818,10 @@ START_TEST(bad_input_is_refused)
 }
 END_TEST
 
-/* Four cases, which tests/meson.build runs as four tests side by side
- * (CK_RUN_CASE): the hunt's searches, its modules, its saved state and
- * corpus, and the process (options, signals, directories, determinism). */
+/* Five cases, which tests/meson.build runs as five tests side by side
+ * (CK_RUN_CASE): the hunt's searches, its modules, its saved state, its
+ * corpus and earlier findings, and the process (options, signals,
+ * directories, determinism). */
 static Suite *hunt_suite(void)
 {
         Suite *s = suite_create("hunt");
@@ -833,6 +834,8 @@ static Suite *hunt_suite(void)
         tcase_add_test(search, a_finding_no_policy_holds_is_reported_apart);
         tcase_add_test(search, a_finding_says_it_needs_a_parameter_off_its_default);
         tcase_add_test(search, nothing_found_is_said);
+        /* its second hunt, of rcu-boost, is most of the sanitized process case's time */
+        tcase_add_test(search, a_swapped_parent_does_not_redirect_a_hunt);
         tcase_set_timeout(search, 600);
         suite_add_tcase(s, search);
         TCase *modules = tcase_create("modules");       /* modules that misbehave */
@@ -843,20 +846,23 @@ static Suite *hunt_suite(void)
         tcase_add_test(modules, sigterm_ends_a_module_hunt_and_its_children_at_once);
         tcase_set_timeout(modules, 600);
         suite_add_tcase(s, modules);
-        TCase *state = tcase_create("state");       /* saved state, corpus and earlier findings */
+        TCase *state = tcase_create("state");       /* saved state: a hunt resumed */
 
         tcase_add_test(state, a_resumed_hunt_reaches_the_same_findings);
         tcase_add_test(state, resume_refuses_another_hunts_state);
-        tcase_add_test(state, the_corpus_seeds_the_search_and_findings_are_replayed);
-        tcase_add_test(state, earlier_findings_are_kept_and_judged_as_check_judges_them);
         tcase_set_timeout(state, 600);
         suite_add_tcase(s, state);
+        TCase *corpus = tcase_create("corpus");       /* the corpus and earlier findings */
+
+        tcase_add_test(corpus, the_corpus_seeds_the_search_and_findings_are_replayed);
+        tcase_add_test(corpus, earlier_findings_are_kept_and_judged_as_check_judges_them);
+        tcase_set_timeout(corpus, 600);
+        suite_add_tcase(s, corpus);
         TCase *process = tcase_create("process");       /* options, signals, directories, determinism */
 
         tcase_add_test(process, bad_input_is_refused);
         tcase_add_test(process, a_finding_not_written_is_an_error);
         tcase_add_test(process, sigint_stops_a_hunt_and_keeps_its_log);
-        tcase_add_test(process, a_swapped_parent_does_not_redirect_a_hunt);
         tcase_add_test(process, a_parent_swapped_early_mixes_no_findings);
         tcase_add_test(process, hunts_are_deterministic_across_jobs);
         tcase_set_timeout(process, 600);
