@@ -58,7 +58,6 @@ struct itask *import_task_new(const char *comm, int pid)
         t->bursts = g_array_new(FALSE, FALSE, sizeof(int64_t));
         t->sleeps = g_array_new(FALSE, FALSE, sizeof(int64_t));
         t->wake_times = g_array_new(FALSE, FALSE, sizeof(int64_t));
-        t->sections = g_array_new(FALSE, FALSE, sizeof(int64_t));
         t->prio_ns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free_prio_ns);
         return t;
 }
@@ -76,7 +75,6 @@ void import_task_free(struct itask *t)
         g_array_unref(t->bursts);
         g_array_unref(t->sleeps);
         g_array_unref(t->wake_times);
-        g_array_unref(t->sections);
         g_hash_table_destroy(t->prio_ns);
         g_free(t);
 }

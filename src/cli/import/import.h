@@ -42,8 +42,6 @@ struct itask {
         int64_t bursts_ns;      /* their CPU time as recorded, switches and all */
         GArray *sleeps;         /* int64_t: from a sleep to the wake-up that ends it */
         GArray *wake_times;     /* int64_t: each wake-up, from the workload's start */
-        GArray *sections;       /* int64_t: CPU time inside each read-side section */
-        GArray *section_starts; /* int64_t: CPU time into its burst at which each section began */
         int64_t callbacks;      /* rcu:rcu_callback events of this thread */
         uint64_t cpus_used;     /* bit C: it ran on CPU C (the first 64) */
         GHashTable *prio_ns;    /* kernel prio -> int64_t * time run at it */

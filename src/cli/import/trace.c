@@ -107,24 +107,30 @@ static struct thread *thread_of(struct reader *r, int pid, const char *comm)
         return th;
 }
 
-/* @th leaves its CPU at @now: its time there counts, at @prio. */
-static void switched_out(struct thread *th, int64_t now, int prio)
+/* @th's time on its CPU up to @now counts, at @prio; it keeps the CPU. */
+static void ran_until(struct thread *th, int64_t now, int prio)
 {
         int64_t ran = now - th->run_since;
-        int64_t *at;
+        int64_t *at = g_hash_table_lookup(th->t->prio_ns, GINT_TO_POINTER(prio));
 
-        if (th->cpu < 0)
-                return;
         th->t->cpu_ns += ran;
         th->burst_ns += ran;
         if (th->in_section)
                 th->section_ns += ran;
-        at = g_hash_table_lookup(th->t->prio_ns, GINT_TO_POINTER(prio));
         if (!at) {
                 at = g_new0(int64_t, 1);
                 g_hash_table_insert(th->t->prio_ns, GINT_TO_POINTER(prio), at);
         }
         *at += ran;
+        th->run_since = now;
+}
+
+/* @th leaves its CPU at @now. */
+static void switched_out(struct thread *th, int64_t now, int prio)
+{
+        if (th->cpu < 0)
+                return;
+        ran_until(th, now, prio);
         th->cpu = -1;
 }
 
@@ -227,12 +233,7 @@ static void on_section(struct reader *r, struct tep_event *ev, struct tep_record
         r->any_section = true;
         if (!th || th->cpu < 0)
                 return;
-        /* bring its CPU time up to now, without leaving the CPU */
-        th->burst_ns += now - th->run_since;
-        th->t->cpu_ns += now - th->run_since;
-        if (th->in_section)
-                th->section_ns += now - th->run_since;
-        th->run_since = now;
+        ran_until(th, now, th->run_prio);
         if (enter && !th->in_section) {
                 th->in_section = true;
                 th->section_at = now - r->origin;
@@ -241,7 +242,6 @@ static void on_section(struct reader *r, struct tep_event *ev, struct tep_record
                         th->burst_pre_ns = th->burst_ns;
         } else if (!enter && th->in_section) {
                 th->in_section = false;
-                g_array_append_val(th->t->sections, th->section_ns);
                 th->burst_section_ns += th->section_ns;
         }
 }
@@ -464,9 +464,8 @@ static void burst_program(GString *p, struct reader *r, struct thread *th)
  * running when the trace ended. */
 static void sequence_program(GString *p, struct itask *t)
 {
-        int64_t done = 0, before = 0;
+        int64_t before = 0;
         guint first = 0;
-        const int64_t cs = cost_table[COST_CONTEXT_SWITCH].default_ns;
 
         /* Woken from inside a reader's section, after runs of under a
          * millisecond (a thread's start-up): it waits for that section, as
@@ -475,7 +474,6 @@ static void sequence_program(GString *p, struct itask *t)
                 before += g_array_index(t->bursts, int64_t, i);
         if (t->start_in && before < 1000000) {
                 first = t->start_in_run;
-                done = before;
                 t->start_ns = t->start_in_at;
                 import_note(t->notes, "%s woke it from inside a read-side section that began at %.6g s: start_in "
                             "(its %u earlier runs, %.3g ms in all, left out)", t->start_in->name,
@@ -486,7 +484,6 @@ static void sequence_program(GString *p, struct itask *t)
         for (guint i = first; i < t->bursts->len; i++) {
                 int64_t b = g_array_index(t->bursts, int64_t, i);
 
-                done += b + cs;
                 if (b >= 1000) {
                         g_autofree char *q = units_format_duration(b);
 
@@ -498,8 +495,9 @@ static void sequence_program(GString *p, struct itask *t)
                         g_string_append_printf(p, "sleep %s; ", q);
                 }
         }
-        if (t->cpu_ns - done - cs >= 1000) {
-                g_autofree char *q = units_format_duration(t->cpu_ns - done - cs);
+        /* still running when the trace ended: what it ran since its last wake-up */
+        if (t->cpu_ns - t->bursts_ns >= 1000) {
+                g_autofree char *q = units_format_duration(t->cpu_ns - t->bursts_ns);
 
                 g_string_append_printf(p, "compute %s; ", q);
         }
