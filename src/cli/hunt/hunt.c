@@ -241,11 +241,16 @@ static void candidate_taken(struct hunt_run *r, struct heval *ev)
         if (!r->quiet)
                 fprintf(stderr, "%srcuboost: found: %s fails %s (%d of %d seeds); shrinking...\n",
                         r->h->tty ? "\r\033[K" : "", r->h->policy[0], failed, ev->fails[0][k], ev->seed_hi);
+        r->h->shrink_cut = false;
         if (!ev->textual)
                 hunt_shrink(r->h, ev, k);
         else
                 hunt_shrink_duration(r->h, ev, k);
         hunt_shrink_lines(r->h, ev, k);
+        /* a time budget spent or a signal stopped the shrink: the finding is
+         * as far shrunk as it got, and hunt.txt says so */
+        const char *cut = !r->h->shrink_cut ? "" : cli_interrupt_status() ? " (until the signal)"
+                                                                          : " (until the time budget ran out)";
         g_free(failed);
         failed = hunt_prop_text(pr, ev, 0);          /* the shrunk candidate's tick */
         g_hash_table_add(r->st->found, what);
@@ -269,8 +274,8 @@ static void candidate_taken(struct hunt_run *r, struct heval *ev)
         r->st->nfound++;
         r->st->nobody += anyone;
         g_autofree char *shrunk = ev->textual
-                ? g_strdup_printf("from corpus file %s, shrunk line by line", ev->origin)
-                : g_strdup_printf("shrunk to %d tasks on %d CPU%s", ev->s.ntasks, ev->s.cpus,
+                ? g_strdup_printf("from corpus file %s, shrunk line by line%s", ev->origin, cut)
+                : g_strdup_printf("shrunk%s to %d tasks on %d CPU%s", cut, ev->s.ntasks, ev->s.cpus,
                                   ev->s.cpus == 1 ? "" : "s");
 
         g_string_append_printf(r->st->log, "finding %03d%s: %s fails %s in %d of %d seeds (%s); found after %"
@@ -516,7 +521,8 @@ static GOptionContext *options_context(struct hunt_opts *o)
                 { "budget", 'b', 0, G_OPTION_ARG_STRING, &o->budget,
                   "Runs (500, 500runs) or wall-clock time (90s, 10min) to spend (default 1000runs); checked "
                   "between batches of 8 candidates, so the last batch, and confirming and shrinking what it found, "
-                  "run past it", "B" },
+                  "run past it -- but a time budget also stops a shrink, leaving the finding as far shrunk as it "
+                  "got", "B" },
                 { "seed", 's', 0, G_OPTION_ARG_STRING, &o->seed_text, "The search's own seed (default 1)", "S" },
                 { "seeds", 'n', 0, G_OPTION_ARG_INT, &o->seeds, "Seeds each candidate runs under (default 3)", "N" },
                 { "jobs", 'j', 0, G_OPTION_ARG_INT, &o->jobs, "Runs in parallel (default: one per CPU)", "J" },

@@ -87,6 +87,7 @@ struct hunt {
         guint64 runs;                   /* simulations run so far */
         guint64 max_runs;               /* 0: no run budget */
         gint64 deadline_us;             /* 0: no time budget */
+        bool shrink_cut;                /* the last shrink was stopped by the time budget or a signal */
         int jobs;
         const char *given;              /* the --property options, as a command line repeats them, or "" */
         GThreadPool *pool;

@@ -27,6 +27,17 @@
 
 #include "hunt.h"
 
+/* A signal, or a time budget spent, stops a shrink where it is (and says so
+ * in h->shrink_cut).  A run budget does not: its findings stay the same
+ * whatever the machine's speed.  A time budget does, so that `--budget 4s`
+ * ends near 4 s, its findings as far shrunk as they got (#60). */
+static bool shrink_stopped(struct hunt *h)
+{
+        if ((h->deadline_us && g_get_monotonic_time() >= h->deadline_us) || cli_interrupt_status())
+                h->shrink_cut = true;
+        return h->shrink_cut;
+}
+
 /* Shrink @best while it stays a finding for property @k, failing the same
  * way; @best gets the last failing evaluation.  Passes over the list of
  * one-step simplifications: an edit that keeps the failure is taken and the
@@ -78,7 +89,7 @@ void hunt_shrink(struct hunt *h, struct heval *best, int k)
         bool taken = false;             /* in this pass */
 
         g_strlcpy(mechanism, best->mechanism[k], sizeof(mechanism));
-        while (spent < HUNT_SHRINK_RUNS && !cli_interrupt_status()) {
+        while (spent < HUNT_SHRINK_RUNS && !shrink_stopped(h)) {
                 int n = hscn_reductions(&best->s, cand, HUNT_REDUCTIONS);
                 int m, took = -1;
                 guint64 before = h->runs;
@@ -110,7 +121,7 @@ void hunt_shrink_duration(struct hunt *h, struct heval *best, int k)
         char mechanism[sizeof(best->mechanism[0])];
 
         g_strlcpy(mechanism, best->mechanism[k], sizeof(mechanism));
-        while (!cli_interrupt_status()) {
+        while (!shrink_stopped(h)) {
                 struct heval ev = *best;
 
                 ev.why = NULL;
@@ -134,7 +145,7 @@ static bool delete_units(struct hunt *h, struct heval *best, int k, const char *
         int from = 0;
         bool any = false;
 
-        while (!cli_interrupt_status()) {
+        while (!shrink_stopped(h)) {
                 g_auto(GStrv) lines = g_strsplit(best->text, "\n", -1);
                 int n = (int)g_strv_length(lines), at[HUNT_BATCH], to[HUNT_BATCH], m = 0, took = -1;
 
@@ -194,7 +205,7 @@ void hunt_shrink_lines(struct hunt *h, struct heval *best, int k)
         }
         /* a corpus file's text has no tree: whole sections (a task, a mutex, an
          * event), then lines, until a pass takes nothing */
-        for (bool again = true; again && !cli_interrupt_status();) {
+        for (bool again = true; again && !shrink_stopped(h);) {
                 again = delete_units(h, best, k, mechanism, true);
                 again = delete_units(h, best, k, mechanism, false) || again;
         }
