@@ -42,11 +42,6 @@ void import_free(struct import *im)
         g_free(im);
 }
 
-static void free_prio_ns(gpointer p)
-{
-        g_free(p);
-}
-
 struct itask *import_task_new(const char *comm, int pid)
 {
         struct itask *t = g_new0(struct itask, 1);
@@ -58,7 +53,7 @@ struct itask *import_task_new(const char *comm, int pid)
         t->bursts = g_array_new(FALSE, FALSE, sizeof(int64_t));
         t->sleeps = g_array_new(FALSE, FALSE, sizeof(int64_t));
         t->wake_times = g_array_new(FALSE, FALSE, sizeof(int64_t));
-        t->prio_ns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free_prio_ns);
+        t->prio_ns = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
         return t;
 }
 
