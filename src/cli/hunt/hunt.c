@@ -694,6 +694,42 @@ static int search_checked(GOptionContext *ctx, const struct hunt_opts *o, const 
         return EXIT_OK;
 }
 
+/* The search's state at its start: saved by an earlier hunt (--resume), or
+ * a fresh one seeded from the corpus and the findings kept in DIR. */
+static int search_begun(GOptionContext *ctx, HuntOpts *o, struct hunt *h, struct hsearch *st,
+                        const struct boost_policy_ops *ops[2], const char *identity, const char *findings_dir,
+                        const char *corpus_dir, bool *findings_kept)
+{
+        g_autofree char *state_path = g_build_filename(o->out, "hunt.state", NULL);
+        g_autofree char *saved = NULL;
+        GError *e = NULL;
+        int status;
+
+        if (!o->resume)
+                return corpus_begun(ctx, h, st, ops, findings_dir, corpus_dir, o->corpus_given, findings_kept);
+        if (g_file_get_contents(state_path, &saved, NULL, &e) &&
+            hsearch_load(h, st, identity, saved, ops, state_path, &e))
+                return EXIT_OK;
+        status = cli_usage_error(ctx, "hunt: %s%s", e->domain == G_FILE_ERROR ? "--resume: " : "", e->message);
+        g_error_free(e);
+        return status;
+}
+
+/* After each batch, on a terminal: how far the hunt has got. */
+static void progress_shown(const struct hunt_run *r)
+{
+        const struct hunt *h = r->h;
+        gint64 now = g_get_monotonic_time();
+        double left_s = h->deadline_us ? (h->deadline_us - now) / 1e6
+                        : h->runs ? (now - r->started_us) / 1e6 * ((double)h->max_runs - (double)h->runs) /
+                                    (double)h->runs : 0;
+
+        fprintf(stderr, "\r\033[Krcuboost: %" G_GUINT64_FORMAT " runs, %d finding%s, best margin %.2f, "
+                "%d policy transitions, %d engine events, about %.0f s left", h->runs, r->st->nfound,
+                r->st->nfound == 1 ? "" : "s", r->st->best_margin, r->st->edges->seen, r->st->edges->seen_engine,
+                MAX(0, left_s));
+}
+
 int cli_hunt(int argc, char **argv)
 {
         g_auto(HuntOpts) o = { .seeds = 3, .max_findings = 5 };
@@ -704,7 +740,7 @@ int cli_hunt(int argc, char **argv)
         g_autofree char *findings_dir = NULL;
         g_autofree char *held_out = NULL, *findings_held = NULL;
         int held_fd = -1;
-        g_autofree char *corpus_dir = NULL, *corpus_held = NULL, *state_path = NULL, *identity = NULL;
+        g_autofree char *corpus_dir = NULL, *corpus_held = NULL, *identity = NULL;
         g_autoptr(GString) checkpoint = g_string_new(NULL);
         g_autofree char *given_shown = NULL;
         int locks[3] = { -1, -1, -1 };
@@ -712,7 +748,6 @@ int cli_hunt(int argc, char **argv)
         bool findings_kept = false;     /* DIR/findings/ holds an earlier hunt's: locked, not emptied */
         uint64_t hunt_seed = 1;
         g_autoptr(GString) times = g_string_new(NULL);  /* "time:" lines of hunt.txt */
-        GError *e = NULL;
 
         if (!cli_parse_options(ctx, &argc, &argv, &status))
                 return status;
@@ -748,7 +783,6 @@ int cli_hunt(int argc, char **argv)
                                   : g_strdup_printf("out/hunt-%s", h.policy[0]);
         findings_dir = g_build_filename(o.out, "findings", NULL);
         corpus_dir = g_build_filename(o.out, "corpus", NULL);
-        state_path = g_build_filename(o.out, "hunt.state", NULL);
         if (o.resume && o.corpus_given)
                 return cli_usage_error(ctx, "hunt: --resume goes on with the corpus the hunt began with: no --corpus");
         h.rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -765,20 +799,8 @@ int cli_hunt(int argc, char **argv)
 
                 st.corpus_shown = g_strdup_printf(" --corpus %s", quoted);
         }
-        if (o.resume) {
-                g_autofree char *saved = NULL;
-
-                if (!g_file_get_contents(state_path, &saved, NULL, &e) ||
-                    !hsearch_load(&h, &st, identity, saved, ops, state_path, &e)) {
-                        status = cli_usage_error(ctx, "hunt: %s%s", e->domain == G_FILE_ERROR ? "--resume: " : "",
-                                                 e->message);
-                        g_error_free(e);
-                        hsearch_free(&st);
-                        gsl_rng_free(h.rng);
-                        return status;
-                }
-        } else if ((status = corpus_begun(ctx, &h, &st, ops, findings_dir, corpus_dir, o.corpus_given,
-                                          &findings_kept)) != EXIT_OK) {
+        if ((status = search_begun(ctx, &o, &h, &st, ops, identity, findings_dir, corpus_dir, &findings_kept)) !=
+            EXIT_OK) {
                 hsearch_free(&st);
                 gsl_rng_free(h.rng);
                 return status;
@@ -828,16 +850,8 @@ int cli_hunt(int argc, char **argv)
                 st.batches++;
                 for (int i = 0; i < HUNT_BATCH; i++)
                         candidate_taken(&r, &evs[i]);
-                if (h.tty) {
-                        gint64 now = g_get_monotonic_time();
-                        double left_s = h.deadline_us ? (h.deadline_us - now) / 1e6
-                                        : h.runs ? (now - started_us) / 1e6 * ((double)h.max_runs - (double)h.runs) /
-                                                   (double)h.runs : 0;
-
-                        fprintf(stderr, "\r\033[Krcuboost: %" G_GUINT64_FORMAT " runs, %d finding%s, best margin %.2f, "
-                                "%d policy transitions, %d engine events, about %.0f s left", h.runs, st.nfound,
-                                st.nfound == 1 ? "" : "s", st.best_margin, st.edges->seen, st.edges->seen_engine, MAX(0, left_s));
-                }
+                if (h.tty)
+                        progress_shown(&r);
         }
         hunt_ended(&r, identity, checkpoint, given_shown, o.seeds, o.budget);
         status = r.status;
