@@ -834,7 +834,7 @@ static Suite *hunt_suite(void)
         tcase_add_test(search, a_finding_no_policy_holds_is_reported_apart);
         tcase_add_test(search, a_finding_says_it_needs_a_parameter_off_its_default);
         tcase_add_test(search, nothing_found_is_said);
-        /* its second hunt, of rcu-boost, is most of the sanitized process case's time */
+        /* (two hunts into swapped directories: a search's findings, where they land) */
         tcase_add_test(search, a_swapped_parent_does_not_redirect_a_hunt);
         tcase_set_timeout(search, 600);
         suite_add_tcase(s, search);

@@ -696,7 +696,7 @@ static int search_checked(GOptionContext *ctx, const struct hunt_opts *o, const 
 
 /* The search's state at its start: saved by an earlier hunt (--resume), or
  * a fresh one seeded from the corpus and the findings kept in DIR. */
-static int search_begun(GOptionContext *ctx, HuntOpts *o, struct hunt *h, struct hsearch *st,
+static int search_begun(GOptionContext *ctx, const HuntOpts *o, struct hunt *h, struct hsearch *st,
                         const struct boost_policy_ops *ops[2], const char *identity, const char *findings_dir,
                         const char *corpus_dir, bool *findings_kept)
 {

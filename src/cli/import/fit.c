@@ -74,7 +74,7 @@ static double relative_mad(const double *x, size_t n)
 
 char *import_fit(const int64_t *ns, size_t n, char **how)
 {
-        g_autofree double *x = g_new(double, MAX(1, n));
+        g_autofree double *x = NULL;
         struct fit fits[FIT_KINDS];
         double mean, sd, median, spread;
         enum fit_kind best = FIT_EXP;
@@ -85,6 +85,7 @@ char *import_fit(const int64_t *ns, size_t n, char **how)
                 *how = g_strdup("nothing recorded: 1us");
                 return g_strdup("1us");
         }
+        x = g_new(double, n);
         for (size_t i = 0; i < n; i++) {
                 x[i] = (double)ns[i];
                 positive &= ns[i] > 0;
